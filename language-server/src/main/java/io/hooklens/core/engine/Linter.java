@@ -1,0 +1,183 @@
+package io.hooklens.core.engine;
+
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.Suppression;
+import io.hooklens.core.yaml.ParseProblem;
+import io.hooklens.core.yaml.ParsedFile;
+import io.hooklens.core.yaml.Range;
+import io.hooklens.core.yaml.SourceText;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YamlReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Runs the rules over one file. Pure: bytes or text in, findings out; never throws on bad input. */
+public final class Linter {
+  /** Files larger than this are refused with a finding rather than read. */
+  public static final int MAX_BYTES = 64 * 1024 * 1024;
+
+  private static final Comparator<Finding> ORDER = Comparator
+      .comparing((Finding f) -> f.range().start())
+      .thenComparing(Finding::ruleId)
+      .thenComparing(Finding::message);
+
+  private final RuleRegistry registry;
+  private final YamlReader reader = new YamlReader();
+
+  public Linter(RuleRegistry registry) {
+    this.registry = registry;
+  }
+
+  public RuleRegistry registry() {
+    return registry;
+  }
+
+  /** Lints raw file content: refuses binary, non-UTF-8 and oversized input with a finding. */
+  public LintResult lint(String name, byte[] bytes, Config config) {
+    if (bytes.length > MAX_BYTES) {
+      return rejected(name, "The file is " + bytes.length / (1024 * 1024) + " MiB; files over "
+          + MAX_BYTES / (1024 * 1024) + " MiB are not read", config);
+    }
+    int nul = indexOfNul(bytes);
+    if (nul >= 0) {
+      return rejected(name, "The file contains a NUL byte at offset " + nul + "; it is binary, not YAML or JSON",
+          config);
+    }
+    try {
+      String text = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes)).toString();
+      return lint(name, text, config);
+    } catch (CharacterCodingException e) {
+      return rejected(name, "The file is not valid UTF-8 text", config);
+    }
+  }
+
+  private static int indexOfNul(byte[] bytes) {
+    for (int i = 0; i < bytes.length; i++) {
+      if (bytes[i] == 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private LintResult rejected(String name, String why, Config config) {
+    SourceText empty = new SourceText("");
+    ParsedFile parsed = new ParsedFile(empty, List.of(),
+        List.of(new ParseProblem(ParseProblem.Kind.LIMIT, Range.at(0, 0), why)));
+    return run(HookDocument.of(name, parsed), config);
+  }
+
+  /** Lints decoded text; JSON is recognised by the {@code .json} extension of the name. */
+  public LintResult lint(String name, String text, Config config) {
+    boolean json = name.toLowerCase(Locale.ROOT).endsWith(".json");
+    ParsedFile parsed = reader.read(new SourceText(text), json);
+    return run(HookDocument.of(name, parsed), config);
+  }
+
+  private LintResult run(HookDocument doc, Config config) {
+    List<Finding> all = new ArrayList<>();
+    List<LintResult.RuleFailure> failures = new ArrayList<>();
+    for (RuleDescriptor rule : registry.all()) {
+      Config.RuleSetting setting = settingFor(rule, config);
+      if (setting != null && setting.off()) {
+        continue;
+      }
+      Record params = rule.defaultParams();
+      if (setting != null && setting.params() != null && !setting.params().isEmpty()) {
+        params = Params.bind(rule.paramsType(), setting.params(), new ArrayList<>());
+      }
+      List<Finding> out = new ArrayList<>();
+      try {
+        rule.rule().check(doc, new RuleContext(rule, doc, config.targets(), params, out, registry));
+      } catch (RuntimeException | StackOverflowError e) {
+        // One broken rule must not cost the user the other rules' findings.
+        failures.add(new LintResult.RuleFailure(rule.id(), e));
+        continue;
+      }
+      Severity override = setting == null ? null : setting.severity();
+      for (Finding f : out) {
+        all.add(override == null ? f : f.withSeverity(override));
+      }
+    }
+    List<Finding> kept = new ArrayList<>();
+    int suppressed = 0;
+    for (Finding f : all) {
+      if (isSuppressed(f, doc)) {
+        suppressed++;
+      } else {
+        kept.add(f);
+      }
+    }
+    kept.sort(ORDER);
+    return new LintResult(doc, List.copyOf(kept), suppressed, List.copyOf(failures));
+  }
+
+  /** The most specific setting that names a rule: its id, alias or name beats a pattern like HL4xx. */
+  static Config.RuleSetting settingFor(RuleDescriptor rule, Config config) {
+    Config.RuleSetting byPattern = null;
+    for (Map.Entry<String, Config.RuleSetting> e : config.rules().entrySet()) {
+      String key = e.getKey();
+      if (!rule.matches(key)) {
+        continue;
+      }
+      if (key.toLowerCase(Locale.ROOT).contains("x")) {
+        byPattern = e.getValue();
+      } else {
+        return e.getValue();
+      }
+    }
+    return byPattern;
+  }
+
+  private boolean isSuppressed(Finding f, HookDocument doc) {
+    RuleDescriptor rule = registry.find(f.ruleId()).orElseThrow();
+    if (f.ruleId().equals(SUPPRESSION_RULE)) {
+      return false;
+    }
+    for (Suppression s : doc.suppressions()) {
+      if (s.coversLine(f.range().start().line()) && s.ruleIds().stream().anyMatch(rule::matches)) {
+        return true;
+      }
+    }
+    if (f.resource() != null) {
+      for (Resource r : doc.resources()) {
+        if (r.document() == f.document() && r.root().range().contains(f.range()) && annotatedIgnore(r, rule)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The rule that reports malformed suppressions; suppressing it would hide the problem it reports. */
+  private static final String SUPPRESSION_RULE = "HL004";
+
+  /** {@code hooklens.io/ignore-HL401: "reason"} on the object or an enclosing List or Template. */
+  private static boolean annotatedIgnore(Resource r, RuleDescriptor rule) {
+    YMap annotations = r.annotations();
+    if (annotations == null) {
+      return false;
+    }
+    for (YMap.Entry e : annotations.entries()) {
+      String key = e.key().value();
+      if (key.startsWith(IGNORE_ANNOTATION) && rule.matches(key.substring(IGNORE_ANNOTATION.length()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Prefix of the per-object suppression annotation. */
+  public static final String IGNORE_ANNOTATION = "hooklens.io/ignore-";
+}

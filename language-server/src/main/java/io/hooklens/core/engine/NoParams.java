@@ -1,0 +1,4 @@
+package io.hooklens.core.engine;
+
+/** The parameters of a rule that takes none. */
+public record NoParams() {}

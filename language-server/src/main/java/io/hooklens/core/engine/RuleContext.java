@@ -1,0 +1,119 @@
+package io.hooklens.core.engine;
+
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.Range;
+import io.hooklens.core.yaml.YNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a rule sees besides the document: targets, its parameters, and where to report. */
+public final class RuleContext {
+  private final RuleDescriptor rule;
+  private final HookDocument doc;
+  private final Targets targets;
+  private final Record params;
+  private final List<Finding> out;
+  private final RuleRegistry registry;
+
+  RuleContext(RuleDescriptor rule, HookDocument doc, Targets targets, Record params, List<Finding> out,
+      RuleRegistry registry) {
+    this.registry = registry;
+    this.rule = rule;
+    this.doc = doc;
+    this.targets = targets;
+    this.params = params;
+    this.out = out;
+  }
+
+  public Targets targets() {
+    return targets;
+  }
+
+  /** Whether an id, name or pattern such as {@code HL4xx} names a known rule. */
+  public boolean isKnownRule(String pattern) {
+    return registry.knows(pattern);
+  }
+
+  /** The rule's parameters; the type must be the one its {@link RuleInfo#params()} names. */
+  public <P extends Record> P params(Class<P> type) {
+    return type.cast(params);
+  }
+
+  /** Reports a declared message on a node, with the rule's default severity. */
+  public Reported report(YNode at, String messageId, Object... args) {
+    Resource r = doc.resourceOf(at);
+    int document = r != null ? r.document() : documentAt(at.range());
+    return add(at.range(), document, r, messageId, args);
+  }
+
+  /** Reports on a range that belongs to no node, such as a syntax error. */
+  public Reported report(Range range, String messageId, Object... args) {
+    return add(range, documentAt(range), null, messageId, args);
+  }
+
+  private int documentAt(Range range) {
+    return doc.parsed().documents().stream()
+        .filter(d -> d.range().start().compareTo(range.start()) <= 0)
+        .mapToInt(d -> d.index()).max().orElse(0);
+  }
+
+  private Reported add(Range range, int document, Resource r, String messageId, Object[] args) {
+    String template = rule.messages().get(messageId);
+    if (template == null) {
+      throw new IllegalStateException(rule.id() + " reported undeclared message " + messageId);
+    }
+    Finding.ResourceRef ref = r == null ? null
+        : new Finding.ResourceRef(r.apiVersion(), r.kind(), r.name(), r.document());
+    out.add(new Finding(rule.id(), rule.name(), rule.severity(), format(template, args), range, document, ref,
+        List.of()));
+    return new Reported(out.size() - 1);
+  }
+
+  static String format(String template, Object[] args) {
+    StringBuilder sb = new StringBuilder(template.length() + 32);
+    for (int i = 0; i < template.length(); i++) {
+      char c = template.charAt(i);
+      int close = c == '{' ? template.indexOf('}', i) : -1;
+      if (close > i + 1) {
+        String inner = template.substring(i + 1, close);
+        if (inner.chars().allMatch(Character::isDigit)) {
+          int n = Integer.parseInt(inner);
+          if (n >= args.length) {
+            throw new IllegalStateException("message \"" + template + "\" needs argument " + n);
+          }
+          sb.append(args[n]);
+          i = close;
+          continue;
+        }
+      }
+      sb.append(c);
+    }
+    return sb.toString();
+  }
+
+  /** A finding just reported, to adjust before the rule returns. */
+  public final class Reported {
+    private final int index;
+
+    Reported(int index) {
+      this.index = index;
+    }
+
+    /** Overrides the rule's default severity for this finding (rules whose severity depends on target). */
+    public Reported severity(Severity s) {
+      out.set(index, out.get(index).withSeverity(s));
+      return this;
+    }
+
+    /** Adds a related place, such as the grace period a budget is measured against. */
+    public Reported related(YNode node, String message) {
+      Finding f = out.get(index);
+      List<Finding.Related> related = new ArrayList<>(f.related());
+      related.add(new Finding.Related(node.range(), message));
+      out.set(index, new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(), f.range(), f.document(),
+          f.resource(), List.copyOf(related)));
+      return this;
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package io.hooklens.core.engine;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The known rules, sorted by id. Refuses duplicate ids, names and aliases at registration. */
+public final class RuleRegistry {
+  private final List<RuleDescriptor> rules;
+  private final Map<String, RuleDescriptor> byKey = new HashMap<>();
+
+  public RuleRegistry(List<? extends Rule> rules) {
+    List<RuleDescriptor> list = new ArrayList<>();
+    for (Rule r : rules) {
+      RuleDescriptor d = new RuleDescriptor(r);
+      claim(d.id(), d);
+      claim(d.name(), d);
+      for (String alias : d.aliases()) {
+        claim(alias, d);
+      }
+      list.add(d);
+    }
+    list.sort((a, b) -> a.id().compareTo(b.id()));
+    this.rules = Collections.unmodifiableList(list);
+  }
+
+  private void claim(String key, RuleDescriptor d) {
+    RuleDescriptor old = byKey.put(key.toUpperCase(java.util.Locale.ROOT), d);
+    if (old != null) {
+      throw new IllegalArgumentException("rule key " + key + " is used by both " + old.rule().getClass().getName()
+          + " and " + d.rule().getClass().getName());
+    }
+  }
+
+  public List<RuleDescriptor> all() {
+    return rules;
+  }
+
+  /** Looks a rule up by id, alias or name, any case. */
+  public Optional<RuleDescriptor> find(String key) {
+    return Optional.ofNullable(byKey.get(key.trim().toUpperCase(java.util.Locale.ROOT)));
+  }
+
+  /** Whether an id, alias, name or pattern such as {@code HL4xx} names at least one rule. */
+  public boolean knows(String pattern) {
+    return rules.stream().anyMatch(d -> d.matches(pattern));
+  }
+}

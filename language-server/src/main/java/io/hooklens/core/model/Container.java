@@ -1,0 +1,34 @@
+package io.hooklens.core.model;
+
+import io.hooklens.core.yaml.YMap;
+
+/** A container of a pod spec, with the list it belongs to. */
+public record Container(YMap node, PodSpec pod, Kind kind, int index, String name) {
+  /** The pod-spec list a container is declared in. */
+  public enum Kind {
+    REGULAR("containers"), INIT("initContainers"), EPHEMERAL("ephemeralContainers");
+
+    private final String field;
+
+    Kind(String field) {
+      this.field = field;
+    }
+
+    public String field() {
+      return field;
+    }
+  }
+
+  public YMap lifecycle() {
+    return node.map("lifecycle");
+  }
+
+  /** An init container with {@code restartPolicy: Always}, which Kubernetes runs as a sidecar. */
+  public boolean isSidecar() {
+    return kind == Kind.INIT && "Always".equals(node.string("restartPolicy"));
+  }
+
+  public String displayName() {
+    return name == null ? kind.field() + "[" + index + "]" : name;
+  }
+}

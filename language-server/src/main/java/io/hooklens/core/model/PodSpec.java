@@ -1,0 +1,49 @@
+package io.hooklens.core.model;
+
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YScalar;
+import java.util.OptionalLong;
+
+/** A pod spec found in a resource: the Pod's own spec or a pod template's spec. */
+public record PodSpec(YMap node, Resource owner) {
+  /** Kubernetes' default {@code terminationGracePeriodSeconds}. */
+  public static final long DEFAULT_GRACE_SECONDS = 30;
+
+  /** The {@code terminationGracePeriodSeconds} scalar as written, or null. */
+  public YScalar graceNode() {
+    return node.scalar("terminationGracePeriodSeconds");
+  }
+
+  /**
+   * The effective grace period: the written integer, 30 when absent, empty when written but unknown
+   * (a template expression or a value of the wrong type).
+   */
+  public OptionalLong grace() {
+    YScalar g = graceNode();
+    if (g == null || g.type() == YScalar.Type.NULL) {
+      return OptionalLong.of(DEFAULT_GRACE_SECONDS);
+    }
+    return g.asLong();
+  }
+
+  public boolean graceIsDefault() {
+    YScalar g = graceNode();
+    return g == null || g.type() == YScalar.Type.NULL;
+  }
+
+  public String restartPolicy() {
+    return node.string("restartPolicy");
+  }
+
+  /** {@code spec.os.name}, or null. */
+  public String osName() {
+    YMap os = node.map("os");
+    return os == null ? null : os.string("name");
+  }
+
+  /** Describes the grace period for messages: {@code 30s (default)} or {@code 45s}. */
+  public String describeGrace() {
+    OptionalLong g = grace();
+    return g.isPresent() ? g.getAsLong() + "s" + (graceIsDefault() ? " (default)" : "") : "unknown";
+  }
+}

@@ -1,0 +1,14 @@
+package io.hooklens.core.yaml;
+
+/** Something wrong with the text itself, found while reading it. */
+public record ParseProblem(Kind kind, Range range, String message) {
+  /** What went wrong; the engine maps each kind to a finding of its own rule. */
+  public enum Kind {
+    /** Not well-formed YAML or JSON. */
+    SYNTAX,
+    /** Refused to protect the process: too large, too deep, too many aliases, not text. */
+    LIMIT,
+    /** A mapping repeats a key. */
+    DUPLICATE_KEY
+  }
+}

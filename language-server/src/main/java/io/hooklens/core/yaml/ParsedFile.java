@@ -1,0 +1,6 @@
+package io.hooklens.core.yaml;
+
+import java.util.List;
+
+/** The result of reading a file: its documents and what was wrong with the text. Never an exception. */
+public record ParsedFile(SourceText source, List<YamlDocument> documents, List<ParseProblem> problems) {}

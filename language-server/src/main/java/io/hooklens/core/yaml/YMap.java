@@ -1,0 +1,83 @@
+package io.hooklens.core.yaml;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A mapping. Lookups by key follow YAML merge keys ({@code <<: *base}); an explicit key wins over a
+ * merged one, and of duplicate keys the last wins, as in Kubernetes' decoders.
+ */
+public final class YMap extends YNode {
+  /** One key/value pair as written; the key node gives the position of the key. */
+  public record Entry(YScalar key, YNode value) {}
+
+  private final List<Entry> entries;
+  private final Map<String, Entry> byKey;
+
+  YMap(Range range, List<Entry> entries, List<YMap> merged, int weight) {
+    super(range, weight);
+    this.entries = List.copyOf(entries);
+    Map<String, Entry> index = new LinkedHashMap<>();
+    for (YMap m : merged) {
+      for (Entry e : m.entries()) {
+        index.putIfAbsent(e.key().value(), e);
+      }
+    }
+    Map<String, Entry> explicit = new LinkedHashMap<>();
+    for (Entry e : entries) {
+      explicit.put(e.key().value(), e);
+    }
+    index.putAll(explicit);
+    this.byKey = index;
+  }
+
+  /** Entries as written in this map, without merged ones. */
+  public List<Entry> entries() {
+    return entries;
+  }
+
+  /** Effective entries, merged ones included, in a stable order. */
+  public List<Entry> effectiveEntries() {
+    return new ArrayList<>(byKey.values());
+  }
+
+  public boolean has(String key) {
+    return byKey.containsKey(key);
+  }
+
+  public YNode get(String key) {
+    Entry e = byKey.get(key);
+    return e == null ? null : e.value();
+  }
+
+  public Entry entry(String key) {
+    return byKey.get(key);
+  }
+
+  public YMap map(String key) {
+    YNode n = get(key);
+    return n == null ? null : n.asMap();
+  }
+
+  public YSeq seq(String key) {
+    YNode n = get(key);
+    return n == null ? null : n.asSeq();
+  }
+
+  public YScalar scalar(String key) {
+    YNode n = get(key);
+    return n == null ? null : n.asScalar();
+  }
+
+  /** The string value of a scalar entry, or null when absent or not a scalar. */
+  public String string(String key) {
+    YScalar s = scalar(key);
+    return s == null || s.type() == YScalar.Type.NULL ? null : s.value();
+  }
+
+  public int size() {
+    return byKey.size();
+  }
+}

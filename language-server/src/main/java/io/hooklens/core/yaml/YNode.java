@@ -1,0 +1,77 @@
+package io.hooklens.core.yaml;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * A node of a parsed YAML or JSON document with its source range. Nodes form a tree; an alias is the
+ * very node its anchor names, so a node reached through an alias reports the anchor's range.
+ */
+public abstract sealed class YNode permits YMap, YSeq, YScalar {
+  private final Range range;
+  private YNode parent;
+  private Object keyInParent;
+  private final int weight;
+
+  YNode(Range range, int weight) {
+    this.range = range;
+    this.weight = weight;
+  }
+
+  public Range range() {
+    return range;
+  }
+
+  public YNode parent() {
+    return parent;
+  }
+
+  /** The map key (a String) or sequence index (an Integer) under which the parent holds this node. */
+  public Object keyInParent() {
+    return keyInParent;
+  }
+
+  /** Nodes reachable from this one when aliases are expanded; bounds the work of full traversals. */
+  int weight() {
+    return weight;
+  }
+
+  void attach(YNode parent, Object key) {
+    if (this.parent == null) {
+      this.parent = parent;
+      this.keyInParent = key;
+    }
+  }
+
+  /** A dotted path such as {@code spec.template.spec.containers[1].lifecycle}. */
+  public String path() {
+    Deque<Object> keys = new ArrayDeque<>();
+    for (YNode n = this; n.parent != null; n = n.parent) {
+      keys.push(n.keyInParent);
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Object k : keys) {
+      if (k instanceof Integer i) {
+        sb.append('[').append(i).append(']');
+      } else {
+        if (sb.length() > 0) {
+          sb.append('.');
+        }
+        sb.append(k);
+      }
+    }
+    return sb.toString();
+  }
+
+  public YMap asMap() {
+    return this instanceof YMap m ? m : null;
+  }
+
+  public YSeq asSeq() {
+    return this instanceof YSeq s ? s : null;
+  }
+
+  public YScalar asScalar() {
+    return this instanceof YScalar s ? s : null;
+  }
+}

@@ -1,0 +1,65 @@
+package io.hooklens.core.yaml;
+
+import java.util.OptionalLong;
+
+/** A scalar with its resolved type: a plain {@code 5} is an INT, a quoted {@code "5"} a STRING. */
+public final class YScalar extends YNode {
+  /** The YAML type a scalar resolves to under Kubernetes' YAML reading. */
+  public enum Type { STRING, INT, FLOAT, BOOL, NULL }
+
+  private final String value;
+  private final Type type;
+  private final boolean quoted;
+
+  YScalar(Range range, String value, Type type, boolean quoted) {
+    super(range, 1);
+    this.value = value;
+    this.type = type;
+    this.quoted = quoted;
+  }
+
+  public String value() {
+    return value;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  /** Written in quotes or as a block scalar, so never resolved to a number, bool or null. */
+  public boolean quoted() {
+    return quoted;
+  }
+
+  /**
+   * Whether the value is produced by a template engine ({@code {{ }}} of Helm, {@code ${PARAM}} of
+   * OpenShift templates): such a value is unknown, never wrong.
+   */
+  public boolean isTemplated() {
+    return value.contains("{{") || value.contains("${");
+  }
+
+  /** The integer value of an INT scalar, if it fits a long. */
+  public OptionalLong asLong() {
+    if (type != Type.INT) {
+      return OptionalLong.empty();
+    }
+    try {
+      String v = value.replace("_", "");
+      if (v.startsWith("0x") || v.startsWith("0X")) {
+        return OptionalLong.of(Long.parseLong(v.substring(2), 16));
+      }
+      if (v.startsWith("0o")) {
+        return OptionalLong.of(Long.parseLong(v.substring(2), 8));
+      }
+      return OptionalLong.of(Long.parseLong(v.startsWith("+") ? v.substring(1) : v));
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

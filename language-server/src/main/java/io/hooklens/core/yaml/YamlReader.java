@@ -1,0 +1,339 @@
+package io.hooklens.core.yaml;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.common.ScalarStyle;
+import org.snakeyaml.engine.v2.events.AliasEvent;
+import org.snakeyaml.engine.v2.events.CollectionStartEvent;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.events.NodeEvent;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
+
+/**
+ * Reads YAML and JSON text into positioned {@link YNode} trees straight from snakeyaml-engine's event
+ * stream. Building the tree ourselves, with an explicit stack, is what lets hostile input be refused
+ * with a position instead of a stack overflow or an exponential alias expansion: nesting depth,
+ * aliases and expanded size are all counted as the events arrive.
+ *
+ * <p>A syntax error ends only the document it is in: reading resumes at the next {@code ---} line.
+ */
+public final class YamlReader {
+  /** Limits that keep a hostile file from exhausting the process. */
+  public record Limits(int maxDepth, int maxAliases, long maxExpandedNodes) {
+    public static final Limits DEFAULT = new Limits(500, 1_000, 5_000_000L);
+  }
+
+  private static final Pattern DOC_MARKER = Pattern.compile("(?m)^(---|\\.\\.\\.)(?=[ \\t]|\\r?$)");
+  private static final Pattern INT = Pattern.compile("[-+]?(0|[1-9][0-9_]*)|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?0[0-7_]+");
+  private static final Pattern FLOAT = Pattern.compile(
+      "[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
+  // Kubernetes reads YAML through go-yaml v2, which still knows the YAML 1.1 booleans.
+  private static final Set<String> BOOLS = Set.of("true", "True", "TRUE", "false", "False", "FALSE",
+      "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N");
+  private static final Set<String> NULLS = Set.of("", "~", "null", "Null", "NULL");
+
+  private final Limits limits;
+
+  public YamlReader() {
+    this(Limits.DEFAULT);
+  }
+
+  public YamlReader(Limits limits) {
+    this.limits = limits;
+  }
+
+  /** Reads a file; {@code json} replaces tabs (JSON whitespace, but not YAML indentation) first. */
+  public ParsedFile read(SourceText source, boolean json) {
+    String text = source.text();
+    if (json && text.indexOf('\t') >= 0) {
+      // Same length, so every offset stays true; tabs cannot occur raw inside JSON strings.
+      text = text.replace('\t', ' ');
+    }
+    List<YamlDocument> documents = new ArrayList<>();
+    List<ParseProblem> problems = new ArrayList<>();
+    int startLine = 0;
+    while (startLine >= 0) {
+      startLine = readFrom(source, text, startLine, documents, problems);
+    }
+    return new ParsedFile(source, documents, problems);
+  }
+
+  /** Reads from a line to the end or to a syntax error; returns the line to resume at, or -1. */
+  private int readFrom(SourceText source, String text, int startLine, List<YamlDocument> documents,
+      List<ParseProblem> problems) {
+    String chunk = startLine == 0 ? text : text.substring(source.lineStart(startLine));
+    LoadSettings settings = LoadSettings.builder()
+        .setCodePointLimit(Integer.MAX_VALUE)
+        .setAllowDuplicateKeys(true)
+        .setUseMarks(true)
+        .build();
+    ParserImpl parser = new ParserImpl(settings, new StreamReader(settings, chunk));
+    Composer composer = new Composer(startLine, documents.size(), problems);
+    try {
+      while (parser.hasNext()) {
+        Event event = parser.next();
+        YamlDocument done = composer.accept(event);
+        if (done != null) {
+          documents.add(done);
+        }
+      }
+      return -1;
+    } catch (LimitExceeded e) {
+      problems.add(new ParseProblem(ParseProblem.Kind.LIMIT, e.range, e.getMessage()));
+      documents.add(new YamlDocument(documents.size(), null, new Range(composer.docStart(), e.range.end())));
+      return resumeLine(source, text, e.range.start().line());
+    } catch (MarkedYamlEngineException e) {
+      Position at = e.getProblemMark().or(e::getContextMark)
+          .map(m -> new Position(m.getLine() + startLine, m.getColumn()))
+          .orElse(new Position(startLine, 0));
+      String what = e.getProblem() == null ? "invalid YAML" : e.getProblem();
+      String context = e.getContext() == null ? "" : " (" + e.getContext() + ")";
+      problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), what + context));
+      documents.add(new YamlDocument(documents.size(), null, new Range(composer.docStart(), at)));
+      return resumeLine(source, text, at.line());
+    } catch (YamlEngineException e) {
+      Position at = composer.docStart();
+      problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), e.getMessage()));
+      return resumeLine(source, text, at.line());
+    }
+  }
+
+  /** The first document-marker line after {@code line}, or -1. */
+  private static int resumeLine(SourceText source, String text, int line) {
+    if (line + 1 >= source.lineCount()) {
+      return -1;
+    }
+    var m = DOC_MARKER.matcher(text);
+    if (!m.find(source.lineStart(line + 1))) {
+      return -1;
+    }
+    int offset = m.start();
+    int lo = line + 1;
+    int hi = source.lineCount() - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (source.lineStart(mid) <= offset) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  static YScalar.Type resolve(ScalarEvent e) {
+    if (e.getScalarStyle() != ScalarStyle.PLAIN) {
+      return YScalar.Type.STRING;
+    }
+    if (e.getTag().isPresent() && !e.getImplicit().canOmitTagInPlainScalar()) {
+      String tag = e.getTag().get();
+      if (tag.endsWith(":int")) {
+        return YScalar.Type.INT;
+      }
+      if (tag.endsWith(":str")) {
+        return YScalar.Type.STRING;
+      }
+    }
+    String v = e.getValue();
+    if (NULLS.contains(v)) {
+      return YScalar.Type.NULL;
+    }
+    if (BOOLS.contains(v)) {
+      return YScalar.Type.BOOL;
+    }
+    if (INT.matcher(v).matches()) {
+      return YScalar.Type.INT;
+    }
+    if (FLOAT.matcher(v).matches()) {
+      return YScalar.Type.FLOAT;
+    }
+    return YScalar.Type.STRING;
+  }
+
+  private static final class LimitExceeded extends RuntimeException {
+    final Range range;
+
+    LimitExceeded(String message, Range range) {
+      super(message, null, false, false);
+      this.range = range;
+    }
+  }
+
+  /** Turns events into nodes, one document at a time. */
+  private final class Composer {
+    private final int lineOffset;
+    private int nextIndex;
+    private final List<ParseProblem> problems;
+    private final Deque<Frame> stack = new ArrayDeque<>();
+    private final Map<String, YNode> anchors = new HashMap<>();
+    private final Set<String> open = new HashSet<>();
+    private Position docStart;
+    private YNode root;
+    private int aliases;
+    private long expanded;
+
+    Composer(int lineOffset, int firstIndex, List<ParseProblem> problems) {
+      this.lineOffset = lineOffset;
+      this.nextIndex = firstIndex;
+      this.problems = problems;
+      this.docStart = new Position(lineOffset, 0);
+    }
+
+    Position docStart() {
+      return docStart;
+    }
+
+    private Position pos(Optional<Mark> mark) {
+      return mark.map(m -> new Position(m.getLine() + lineOffset, m.getColumn())).orElse(docStart);
+    }
+
+    YamlDocument accept(Event event) {
+      switch (event.getEventId()) {
+        case DocumentStart -> {
+          docStart = pos(event.getStartMark());
+          root = null;
+          anchors.clear();
+          aliases = 0;
+          expanded = 0;
+        }
+        case DocumentEnd -> {
+          return new YamlDocument(nextIndex++, root, new Range(docStart, pos(event.getEndMark())));
+        }
+        case Scalar -> {
+          ScalarEvent e = (ScalarEvent) event;
+          YScalar s = new YScalar(new Range(pos(e.getStartMark()), pos(e.getEndMark())), e.getValue(),
+              resolve(e), e.getScalarStyle() != ScalarStyle.PLAIN);
+          anchor(e, s);
+          add(s);
+        }
+        case Alias -> {
+          AliasEvent e = (AliasEvent) event;
+          String name = e.getAlias().getValue();
+          Range at = new Range(pos(e.getStartMark()), pos(e.getEndMark()));
+          YNode target = anchors.get(name);
+          if (target == null) {
+            String why = open.contains(name) ? "refers to a node that contains it" : "is not defined";
+            throw new LimitExceeded("Alias *" + name + " " + why, at);
+          }
+          if (!(target instanceof YScalar) && ++aliases > limits.maxAliases()) {
+            throw new LimitExceeded("More than " + limits.maxAliases()
+                + " aliases to collections in one document; refused to protect against alias bombs", at);
+          }
+          add(target);
+        }
+        case MappingStart, SequenceStart -> {
+          CollectionStartEvent e = (CollectionStartEvent) event;
+          if (stack.size() >= limits.maxDepth()) {
+            throw new LimitExceeded("Nesting deeper than " + limits.maxDepth() + " levels",
+                new Range(pos(e.getStartMark()), pos(e.getStartMark())));
+          }
+          e.getAnchor().ifPresent(a -> open.add(a.getValue()));
+          stack.push(new Frame(e, event.getEventId() == Event.ID.MappingStart, pos(e.getStartMark())));
+        }
+        case MappingEnd, SequenceEnd -> {
+          Frame f = stack.pop();
+          Range range = new Range(f.start, pos(event.getEndMark()));
+          YNode node = f.map ? f.toMap(range, problems) : f.toSeq(range);
+          f.event.getAnchor().ifPresent(a -> open.remove(a.getValue()));
+          anchor(f.event, node);
+          add(node);
+        }
+        default -> {
+          // StreamStart, StreamEnd and comments carry nothing for the tree.
+        }
+      }
+      return null;
+    }
+
+    private void anchor(NodeEvent e, YNode node) {
+      e.getAnchor().ifPresent(a -> anchors.put(a.getValue(), node));
+    }
+
+    private void add(YNode node) {
+      expanded += node.weight();
+      if (expanded > limits.maxExpandedNodes()) {
+        throw new LimitExceeded("The document expands to more than " + limits.maxExpandedNodes()
+            + " nodes through aliases; refused to protect against alias bombs", node.range());
+      }
+      Frame top = stack.peek();
+      if (top == null) {
+        root = node;
+      } else {
+        top.add(node);
+      }
+    }
+  }
+
+  private static final class Frame {
+    final CollectionStartEvent event;
+    final boolean map;
+    final Position start;
+    final List<YNode> items = new ArrayList<>();
+    int weight = 1;
+
+    Frame(CollectionStartEvent event, boolean map, Position start) {
+      this.event = event;
+      this.map = map;
+      this.start = start;
+    }
+
+    void add(YNode node) {
+      items.add(node);
+      weight += node.weight();
+    }
+
+    YSeq toSeq(Range range) {
+      YSeq seq = new YSeq(range, items, weight);
+      for (int i = 0; i < items.size(); i++) {
+        items.get(i).attach(seq, i);
+      }
+      return seq;
+    }
+
+    YMap toMap(Range range, List<ParseProblem> problems) {
+      List<YMap.Entry> entries = new ArrayList<>(items.size() / 2);
+      Set<String> seen = new HashSet<>();
+      List<YMap> merged = new ArrayList<>();
+      for (int i = 0; i + 1 < items.size(); i += 2) {
+        YNode k = items.get(i);
+        YNode v = items.get(i + 1);
+        YScalar key = k instanceof YScalar s ? s
+            : new YScalar(k.range(), "<complex key>", YScalar.Type.STRING, true);
+        if (!key.quoted() && key.value().equals("<<")) {
+          if (v instanceof YMap m) {
+            merged.add(m);
+          } else if (v instanceof YSeq s) {
+            s.items().stream().filter(YMap.class::isInstance).map(YMap.class::cast).forEach(merged::add);
+          }
+          continue;
+        }
+        if (!seen.add(key.value())) {
+          problems.add(new ParseProblem(ParseProblem.Kind.DUPLICATE_KEY, key.range(), "Key \"" + key.value()
+              + "\" appears more than once in this mapping; kubectl rejects the file and other tools keep"
+              + " only the last value"));
+        }
+        entries.add(new YMap.Entry(key, v));
+      }
+      YMap map = new YMap(range, entries, merged, weight);
+      for (YMap.Entry e : entries) {
+        e.key().attach(map, e.key().value());
+        e.value().attach(map, e.key().value());
+      }
+      return map;
+    }
+  }
+}

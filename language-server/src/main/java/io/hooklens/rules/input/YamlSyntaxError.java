@@ -1,0 +1,23 @@
+package io.hooklens.rules.input;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.yaml.ParseProblem;
+
+@RuleInfo(
+    id = "HL001",
+    name = "yaml-syntax-error",
+    summary = "The file is not well-formed YAML or JSON",
+    severity = Severity.ERROR,
+    remediation = "Fix the syntax at the reported position; the other documents of the file are still checked.",
+    messages = @Message(id = "syntax", text = "YAML syntax error: {0}; this document is not checked."))
+public final class YamlSyntaxError implements Rule {
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    ParseProblems.report(doc, ctx, ParseProblem.Kind.SYNTAX, "syntax");
+  }
+}
