@@ -25,8 +25,8 @@ import java.util.OptionalLong;
         @Message(id = "exceeds", text = "{0} needs {1} but the grace period is {2}; the grace period counts from"
             + " before preStop, so the hook is cut off and the app gets only the kubelet's 2-second minimum"
             + " after SIGTERM. Set terminationGracePeriodSeconds to at least {3}."),
-        @Message(id = "endless", text = "{0} never ends on its own ({1}); every stop waits the whole grace period"
-            + " ({2}) and the app gets only the kubelet's 2-second minimum after SIGTERM.")
+        @Message(id = "endless", text = "{0} never ends on its own ({1}); every stop waits the whole grace period of"
+            + " {2} and the app gets only the kubelet's 2-second minimum after SIGTERM.")
     })
 public final class PreStopBudgetExceedsGrace implements Rule {
   /** Parameters of HL401. */

@@ -1,0 +1,62 @@
+package io.hooklens.cli;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Expands the command line's paths into the files to lint, in a stable order. */
+final class InputFiles {
+  private InputFiles() {}
+
+  static boolean isManifestName(Path p) {
+    String n = p.getFileName().toString().toLowerCase(Locale.ROOT);
+    return n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".json");
+  }
+
+  /**
+   * The manifest files under a directory. Hidden directories are skipped, and so are a Helm chart's
+   * {@code templates/} (Go templates are not YAML until rendered), its {@code .hooklens.yaml} and
+   * its {@code Chart.yaml}/{@code Chart.lock}, which are not manifests.
+   */
+  static List<Path> walk(Path dir, List<Path> skippedTemplates) throws IOException {
+    List<Path> out = new ArrayList<>();
+    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
+        String name = d.getFileName() == null ? "" : d.getFileName().toString();
+        if (!d.equals(dir) && name.startsWith(".")) {
+          return FileVisitResult.SKIP_SUBTREE;
+        }
+        if (name.equals("templates") && d.getParent() != null && Files.isRegularFile(d.getParent().resolve("Chart.yaml"))) {
+          skippedTemplates.add(d);
+          return FileVisitResult.SKIP_SUBTREE;
+        }
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
+        String name = f.getFileName().toString();
+        if (attrs.isRegularFile() && isManifestName(f) && !name.equals(ConfigResolver.FILE_NAME)
+            && !name.equals("Chart.yaml")) {
+          out.add(f);
+        }
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path f, IOException e) {
+        out.add(f);
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    out.sort(null);
+    return out;
+  }
+}

@@ -1,0 +1,259 @@
+package io.hooklens.cli;
+
+import io.hooklens.cli.report.CheckstyleFormatter;
+import io.hooklens.cli.report.FileResult;
+import io.hooklens.cli.report.Formatter;
+import io.hooklens.cli.report.GithubFormatter;
+import io.hooklens.cli.report.JsonFormatter;
+import io.hooklens.cli.report.JunitFormatter;
+import io.hooklens.cli.report.Report;
+import io.hooklens.cli.report.SarifFormatter;
+import io.hooklens.cli.report.TextFormatter;
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.LintResult;
+import io.hooklens.core.engine.Linter;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.engine.Version;
+import io.hooklens.rules.BuiltInRules;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "lint",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Checks manifests for hook mistakes and reports them.",
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:no findings at or above --fail-on",
+        "1:findings at or above --fail-on",
+        "2:usage error, bad configuration, or unreadable input",
+        "3:internal error"})
+public final class LintCommand implements Callable<Integer> {
+  /** Output formats. */
+  enum Format { text, json, sarif, junit, github, checkstyle }
+
+  /** The lowest severity that fails the run. */
+  enum FailOn { error, warning, info, never }
+
+  /** When to colour text output. */
+  enum ColorMode { auto, always, never }
+
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "PATH",
+      description = "Files, directories (searched for .yaml, .yml and .json files) or - for standard input.")
+  List<String> paths;
+
+  @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
+      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  Format format;
+
+  @Option(names = "--fail-on", defaultValue = "warning", paramLabel = "SEVERITY",
+      description = "Exit with 1 when a finding is at least this severe: ${COMPLETION-CANDIDATES}"
+          + " (default: ${DEFAULT-VALUE}).")
+  FailOn failOn;
+
+  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+      description = "Use this configuration instead of the nearest .hooklens.yaml of each file.")
+  Path config;
+
+  @Option(names = "--kubernetes-version", paramLabel = "VERSION",
+      description = "Judge against this Kubernetes version, e.g. 1.29 (default: the configuration's, else "
+          + "1.34).")
+  String kubernetesVersion;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+      description = "Write the report to FILE (atomically) instead of standard output.")
+  Path output;
+
+  @Option(names = "--stdin-filename", defaultValue = "<stdin>", paramLabel = "NAME",
+      description = "Name to report for standard input; a .json name reads it as JSON.")
+  String stdinFilename;
+
+  @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
+      description = "Colour text output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; auto means when "
+          + "writing to a terminal and NO_COLOR is unset).")
+  ColorMode color;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter err = spec.commandLine().getErr();
+    Version target = null;
+    if (kubernetesVersion != null) {
+      target = Version.parse(kubernetesVersion);
+      if (target == null) {
+        throw new ParameterException(spec.commandLine(),
+            "--kubernetes-version must look like 1.34, not \"" + kubernetesVersion + "\"");
+      }
+    }
+    Linter linter = new Linter(BuiltInRules.registry());
+    ConfigResolver configs = new ConfigResolver(linter.registry(), config);
+    List<FileResult> results = new ArrayList<>();
+    int exit = ExitCodes.CLEAN;
+    try {
+      for (String arg : paths) {
+        exit = Math.max(exit, lintArgument(arg, linter, configs, target, results, err));
+      }
+    } catch (ConfigResolver.ConfigException e) {
+      err.println("hooklens: " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    Report report = new Report(results, linter.registry(), HooklensCommand.version());
+    writeReport(report);
+    for (FileResult r : results) {
+      for (LintResult.RuleFailure f : r.result().failures()) {
+        err.println("hooklens: internal error: rule " + f.ruleId() + " failed on " + r.displayName() + ": "
+            + f.error());
+        exit = ExitCodes.INTERNAL;
+      }
+    }
+    if (exit == ExitCodes.CLEAN && failOn != FailOn.never) {
+      Severity threshold = Severity.parse(failOn.name());
+      for (Finding f : report.findings()) {
+        if (f.severity().compareTo(threshold) >= 0) {
+          exit = ExitCodes.FINDINGS;
+          break;
+        }
+      }
+    }
+    return exit;
+  }
+
+  private int lintArgument(String arg, Linter linter, ConfigResolver configs, Version target,
+      List<FileResult> results, PrintWriter err) throws ConfigResolver.ConfigException {
+    if (arg.equals("-")) {
+      byte[] bytes;
+      try {
+        bytes = System.in.readAllBytes();
+      } catch (IOException e) {
+        err.println("hooklens: cannot read standard input: " + e.getMessage());
+        return ExitCodes.USAGE;
+      }
+      Config c = withTarget(configs.forFile(Path.of(stdinFilename)).config(), target);
+      results.add(new FileResult(stdinFilename, linter.lint(stdinFilename, bytes, c)));
+      return ExitCodes.CLEAN;
+    }
+    Path path = Path.of(arg);
+    if (!Files.exists(path)) {
+      err.println("hooklens: " + arg + ": no such file or directory");
+      return ExitCodes.USAGE;
+    }
+    List<Path> files;
+    boolean walked = Files.isDirectory(path);
+    if (walked) {
+      List<Path> skipped = new ArrayList<>();
+      try {
+        files = InputFiles.walk(path, skipped);
+      } catch (IOException e) {
+        err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
+        return ExitCodes.USAGE;
+      }
+      for (Path t : skipped) {
+        err.println("hooklens: note: skipped Helm chart templates in " + t + " (Go templates are not YAML)");
+      }
+      if (files.isEmpty() && skipped.isEmpty()) {
+        err.println("hooklens: " + arg + ": no .yaml, .yml or .json files found");
+        return ExitCodes.USAGE;
+      }
+    } else {
+      files = List.of(path);
+    }
+    int exit = ExitCodes.CLEAN;
+    for (Path file : files) {
+      ConfigResolver.Resolved resolved = configs.forFile(file);
+      if (walked && resolved.excludes(file)) {
+        continue;
+      }
+      byte[] bytes;
+      try {
+        bytes = Files.readAllBytes(file);
+      } catch (NoSuchFileException e) {
+        err.println("hooklens: " + file + ": no such file");
+        exit = ExitCodes.USAGE;
+        continue;
+      } catch (IOException | OutOfMemoryError e) {
+        err.println("hooklens: cannot read " + file + ": " + reason(e));
+        exit = ExitCodes.USAGE;
+        continue;
+      }
+      String name = file.toString();
+      results.add(new FileResult(name, linter.lint(name, bytes, withTarget(resolved.config(), target))));
+    }
+    return exit;
+  }
+
+  private static String reason(Throwable e) {
+    String m = e.getMessage();
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    return m == null ? e.getClass().getSimpleName() : m;
+  }
+
+  private static Config withTarget(Config c, Version target) {
+    return target == null ? c : c.withTargets(c.targets().withKubernetes(target));
+  }
+
+  private Formatter formatter() {
+    return switch (format) {
+      case text -> new TextFormatter(useColor());
+      case json -> new JsonFormatter();
+      case sarif -> new SarifFormatter();
+      case junit -> new JunitFormatter();
+      case github -> new GithubFormatter();
+      case checkstyle -> new CheckstyleFormatter();
+    };
+  }
+
+  private boolean useColor() {
+    return switch (color) {
+      case always -> true;
+      case never -> false;
+      case auto -> output == null && System.console() != null && System.getenv("NO_COLOR") == null;
+    };
+  }
+
+  private void writeReport(Report report) throws IOException {
+    if (output == null) {
+      PrintWriter out = spec.commandLine().getOut();
+      formatter().write(report, out);
+      out.flush();
+      return;
+    }
+    StringWriter buffer = new StringWriter();
+    try (PrintWriter pw = new PrintWriter(buffer)) {
+      formatter().write(report, pw);
+    }
+    Path target = output.toAbsolutePath();
+    Path tmp = Files.createTempFile(target.getParent(), ".hooklens-", ".tmp");
+    try {
+      Files.writeString(tmp, buffer.toString(), StandardCharsets.UTF_8);
+      try {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package io.hooklens.cli.report;
+
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.yaml.SourceText;
+import java.io.PrintWriter;
+
+/** Human-readable output: one line per finding, a code frame, a summary; colour only when asked. */
+public final class TextFormatter implements Formatter {
+  private static final String RESET = "\u001b[0m";
+  private static final String BOLD = "\u001b[1m";
+  private static final String DIM = "\u001b[2m";
+
+  private final boolean color;
+
+  public TextFormatter(boolean color) {
+    this.color = color;
+  }
+
+  @Override
+  public void write(Report report, PrintWriter out) {
+    for (FileResult file : report.files()) {
+      SourceText source = file.result().document().source();
+      for (Finding f : file.result().findings()) {
+        int line = f.range().start().line();
+        out.println(paint(BOLD, file.displayName() + ":" + (line + 1) + ":" + (f.range().start().column() + 1))
+            + ": " + paint(colorOf(f.severity()), f.severity().label()) + " " + f.ruleId() + " " + f.message()
+            + " " + paint(DIM, "[" + f.ruleName() + "]"));
+        frame(source, f, out);
+      }
+    }
+    long errors = report.count(Severity.ERROR);
+    long warnings = report.count(Severity.WARNING);
+    long infos = report.count(Severity.INFO);
+    int n = report.files().size();
+    String files = n + (n == 1 ? " file" : " files");
+    String suppressed = report.suppressed() > 0 ? " (" + report.suppressed() + " suppressed)" : "";
+    if (errors + warnings + infos == 0) {
+      out.println("No problems in " + files + suppressed + ".");
+    } else {
+      out.println(plural(errors, "error") + ", " + plural(warnings, "warning") + ", " + infos + " info in " + files
+          + suppressed + ".");
+    }
+  }
+
+  private static String plural(long n, String word) {
+    return n + " " + word + (n == 1 ? "" : "s");
+  }
+
+  private void frame(SourceText source, Finding f, PrintWriter out) {
+    int line = f.range().start().line();
+    if (source.text().isEmpty() || line >= source.lineCount()) {
+      return;
+    }
+    int width = String.valueOf(Math.min(line + 2, source.lineCount())).length();
+    for (int l = Math.max(0, line - 1); l <= Math.min(line + 1, source.lineCount() - 1); l++) {
+      String gutter = (l == line ? "> " : "  ") + pad(l + 1, width) + " | ";
+      out.println(paint(DIM, gutter) + expandTabs(source.line(l)));
+      if (l == line) {
+        out.println(paint(DIM, "  " + " ".repeat(width) + " | ") + carets(source, f));
+      }
+    }
+  }
+
+  private String carets(SourceText source, Finding f) {
+    String text = source.line(f.range().start().line());
+    int lineLength = text.codePointCount(0, text.length());
+    int start = Math.min(f.range().start().column(), lineLength);
+    int end = f.range().end().line() == f.range().start().line() ? f.range().end().column() : lineLength;
+    int len = Math.max(1, Math.min(end, lineLength) - start);
+    return " ".repeat(start) + paint(colorOf(f.severity()), "^".repeat(len));
+  }
+
+  private static String expandTabs(String s) {
+    return s.replace('\t', ' ');
+  }
+
+  private static String pad(int n, int width) {
+    String s = String.valueOf(n);
+    return " ".repeat(Math.max(0, width - s.length())) + s;
+  }
+
+  private static String colorOf(Severity s) {
+    return switch (s) {
+      case ERROR -> "\u001b[31m";
+      case WARNING -> "\u001b[33m";
+      case INFO -> "\u001b[36m";
+    };
+  }
+
+  private String paint(String code, String text) {
+    return color ? code + text + RESET : text;
+  }
+}

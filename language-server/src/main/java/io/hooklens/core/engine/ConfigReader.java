@@ -1,0 +1,176 @@
+package io.hooklens.core.engine;
+
+import io.hooklens.core.yaml.ParseProblem;
+import io.hooklens.core.yaml.ParsedFile;
+import io.hooklens.core.yaml.SourceText;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YNode;
+import io.hooklens.core.yaml.YScalar;
+import io.hooklens.core.yaml.YSeq;
+import io.hooklens.core.yaml.YamlReader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads {@code .hooklens.yaml}. Every mistake is an error with a position, and unknown keys are
+ * errors: a misspelled setting that silently does nothing is worse than a refusal.
+ *
+ * <pre>
+ * targets:
+ *   kubernetes: "1.34"
+ * rules:
+ *   HL402: off               # or error | warning | info
+ *   HL401:
+ *     severity: error
+ *     params: {shutdownSeconds: 20}
+ * exclude: ["generated/**"]
+ * </pre>
+ */
+public final class ConfigReader {
+  /** The configuration read, and what was wrong with it ({@code line:col: message}, 1-based). */
+  public record Result(Config config, List<String> errors) {}
+
+  private static final Set<String> TOP = Set.of("targets", "rules", "exclude");
+
+  private ConfigReader() {}
+
+  public static Result read(String text, RuleRegistry registry) {
+    List<String> errors = new ArrayList<>();
+    ParsedFile parsed = new YamlReader().read(new SourceText(text), false);
+    for (ParseProblem p : parsed.problems()) {
+      errors.add(at(p.range().start().line(), p.range().start().column()) + p.message());
+    }
+    Targets targets = Targets.DEFAULT;
+    Map<String, Config.RuleSetting> rules = new LinkedHashMap<>();
+    List<String> exclude = new ArrayList<>();
+    YNode root = parsed.documents().isEmpty() ? null : parsed.documents().get(0).root();
+    if (root == null || (root instanceof YScalar s && s.type() == YScalar.Type.NULL)) {
+      return new Result(new Config(targets, rules, exclude), errors);
+    }
+    if (!(root instanceof YMap top)) {
+      errors.add(at(root) + "the configuration must be a mapping");
+      return new Result(new Config(targets, rules, exclude), errors);
+    }
+    for (YMap.Entry e : top.entries()) {
+      if (!TOP.contains(e.key().value())) {
+        errors.add(at(e.key()) + "unknown setting \"" + e.key().value() + "\"; known: exclude, rules, targets");
+      }
+    }
+    YNode t = top.get("targets");
+    if (t instanceof YMap tm) {
+      for (YMap.Entry e : tm.entries()) {
+        if (!e.key().value().equals("kubernetes")) {
+          errors.add(at(e.key()) + "unknown target \"" + e.key().value() + "\"; known: kubernetes");
+          continue;
+        }
+        Version v = e.value() instanceof YScalar s ? Version.parse(s.value()) : null;
+        if (v == null) {
+          errors.add(at(e.value()) + "targets.kubernetes must be a version such as \"1.34\"");
+        } else {
+          targets = targets.withKubernetes(v);
+        }
+      }
+    } else if (t != null) {
+      errors.add(at(t) + "targets must be a mapping");
+    }
+    YNode r = top.get("rules");
+    if (r instanceof YMap rm) {
+      for (YMap.Entry e : rm.entries()) {
+        Config.RuleSetting setting = ruleSetting(e, registry, errors);
+        if (setting != null) {
+          rules.put(e.key().value(), setting);
+        }
+      }
+    } else if (r != null) {
+      errors.add(at(r) + "rules must be a mapping of rule id to setting");
+    }
+    YNode x = top.get("exclude");
+    if (x instanceof YSeq xs) {
+      for (YNode item : xs.items()) {
+        if (item instanceof YScalar s && s.type() != YScalar.Type.NULL) {
+          exclude.add(s.value());
+        } else {
+          errors.add(at(item) + "exclude entries must be path globs");
+        }
+      }
+    } else if (x != null) {
+      errors.add(at(x) + "exclude must be a list of path globs");
+    }
+    return new Result(new Config(targets, rules, exclude), errors);
+  }
+
+  private static Config.RuleSetting ruleSetting(YMap.Entry e, RuleRegistry registry, List<String> errors) {
+    String key = e.key().value();
+    List<RuleDescriptor> named = registry.all().stream().filter(d -> d.matches(key)).toList();
+    if (named.isEmpty()) {
+      errors.add(at(e.key()) + "\"" + key + "\" is not a rule id, name or pattern");
+      return null;
+    }
+    YNode v = e.value();
+    if (v instanceof YScalar s) {
+      return severityOrOff(s, errors);
+    }
+    if (!(v instanceof YMap m)) {
+      errors.add(at(v) + "a rule setting is a severity, off, or a mapping with severity and params");
+      return null;
+    }
+    Severity severity = null;
+    boolean off = false;
+    Map<String, Object> params = new LinkedHashMap<>();
+    for (YMap.Entry se : m.entries()) {
+      switch (se.key().value()) {
+        case "severity" -> {
+          Config.RuleSetting s = se.value() instanceof YScalar sc ? severityOrOff(sc, errors) : null;
+          if (s != null) {
+            severity = s.severity();
+            off = s.off();
+          }
+        }
+        case "params" -> {
+          if (!(se.value() instanceof YMap pm)) {
+            errors.add(at(se.value()) + "params must be a mapping");
+            continue;
+          }
+          for (YMap.Entry pe : pm.entries()) {
+            params.put(pe.key().value(), pe.value() instanceof YScalar ps ? ps.value() : pe.value().toString());
+          }
+          for (RuleDescriptor d : named) {
+            List<String> paramErrors = new ArrayList<>();
+            Params.bind(d.paramsType(), params, paramErrors);
+            for (String pe : paramErrors) {
+              errors.add(at(se.value()) + d.id() + ": " + pe);
+            }
+          }
+        }
+        default -> errors.add(at(se.key()) + "unknown rule setting \"" + se.key().value()
+            + "\"; known: params, severity");
+      }
+    }
+    return new Config.RuleSetting(severity, off, params);
+  }
+
+  private static Config.RuleSetting severityOrOff(YScalar s, List<String> errors) {
+    String v = s.value().trim();
+    // YAML 1.1 reads a bare off as false.
+    if (v.equalsIgnoreCase("off") || v.equalsIgnoreCase("false")) {
+      return new Config.RuleSetting(null, true, Map.of());
+    }
+    Severity sev = Severity.parse(v);
+    if (sev == null) {
+      errors.add(at(s) + "\"" + v + "\" is not a severity; use error, warning, info or off");
+      return null;
+    }
+    return new Config.RuleSetting(sev, false, Map.of());
+  }
+
+  private static String at(YNode n) {
+    return at(n.range().start().line(), n.range().start().column());
+  }
+
+  private static String at(int line, int column) {
+    return (line + 1) + ":" + (column + 1) + ": ";
+  }
+}
