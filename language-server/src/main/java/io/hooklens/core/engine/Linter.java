@@ -112,8 +112,9 @@ public final class Linter {
     }
     List<Finding> kept = new ArrayList<>();
     int suppressed = 0;
+    List<Resource> annotated = doc.resources().stream().filter(Linter::hasIgnoreAnnotation).toList();
     for (Finding f : all) {
-      if (isSuppressed(f, doc)) {
+      if (isSuppressed(f, doc, annotated)) {
         suppressed++;
       } else {
         kept.add(f);
@@ -140,7 +141,13 @@ public final class Linter {
     return byPattern;
   }
 
-  private boolean isSuppressed(Finding f, HookDocument doc) {
+  private static boolean hasIgnoreAnnotation(Resource r) {
+    YMap annotations = r.annotations();
+    return annotations != null
+        && annotations.entries().stream().anyMatch(e -> e.key().value().startsWith(IGNORE_ANNOTATION));
+  }
+
+  private boolean isSuppressed(Finding f, HookDocument doc, List<Resource> annotated) {
     RuleDescriptor rule = registry.find(f.ruleId()).orElseThrow();
     if (f.ruleId().equals(SUPPRESSION_RULE)) {
       return false;
@@ -151,7 +158,7 @@ public final class Linter {
       }
     }
     if (f.resource() != null) {
-      for (Resource r : doc.resources()) {
+      for (Resource r : annotated) {
         if (r.document() == f.document() && r.root().range().contains(f.range()) && annotatedIgnore(r, rule)) {
           return true;
         }

@@ -4,6 +4,7 @@ import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.YNode;
+import io.hooklens.core.yaml.YamlDocument;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,9 +54,20 @@ public final class RuleContext {
   }
 
   private int documentAt(Range range) {
-    return doc.parsed().documents().stream()
-        .filter(d -> d.range().start().compareTo(range.start()) <= 0)
-        .mapToInt(d -> d.index()).max().orElse(0);
+    List<YamlDocument> docs = doc.parsed().documents();
+    int lo = 0;
+    int hi = docs.size() - 1;
+    int found = 0;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      if (docs.get(mid).range().start().compareTo(range.start()) <= 0) {
+        found = docs.get(mid).index();
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
   }
 
   private Reported add(Range range, int document, Resource r, String messageId, Object[] args) {

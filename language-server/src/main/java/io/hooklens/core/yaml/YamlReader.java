@@ -95,7 +95,7 @@ public final class YamlReader {
     } catch (LimitExceeded e) {
       problems.add(new ParseProblem(ParseProblem.Kind.LIMIT, e.range, e.getMessage()));
       documents.add(new YamlDocument(documents.size(), null, new Range(composer.docStart(), e.range.end())));
-      return resumeLine(source, text, e.range.start().line());
+      return resumeLine(source, text, e.range.start().line(), startLine);
     } catch (MarkedYamlEngineException e) {
       Position at = e.getProblemMark().or(e::getContextMark)
           .map(m -> new Position(m.getLine() + startLine, m.getColumn()))
@@ -104,25 +104,29 @@ public final class YamlReader {
       String context = e.getContext() == null ? "" : " (" + e.getContext() + ")";
       problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), what + context));
       documents.add(new YamlDocument(documents.size(), null, new Range(composer.docStart(), at)));
-      return resumeLine(source, text, at.line());
+      return resumeLine(source, text, at.line(), startLine);
     } catch (YamlEngineException e) {
       Position at = composer.docStart();
       problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), e.getMessage()));
-      return resumeLine(source, text, at.line());
+      return resumeLine(source, text, at.line(), startLine);
     }
   }
 
-  /** The first document-marker line after {@code line}, or -1. */
-  private static int resumeLine(SourceText source, String text, int line) {
-    if (line + 1 >= source.lineCount()) {
+  /**
+   * The first document-marker line at or after the error line, and after the line reading started
+   * at, so that every restart makes progress; -1 when there is none.
+   */
+  private static int resumeLine(SourceText source, String text, int errorLine, int startLine) {
+    int from = Math.max(errorLine, startLine + 1);
+    if (from >= source.lineCount()) {
       return -1;
     }
     var m = DOC_MARKER.matcher(text);
-    if (!m.find(source.lineStart(line + 1))) {
+    if (!m.find(source.lineStart(from))) {
       return -1;
     }
     int offset = m.start();
-    int lo = line + 1;
+    int lo = from;
     int hi = source.lineCount() - 1;
     while (lo < hi) {
       int mid = (lo + hi + 1) >>> 1;
