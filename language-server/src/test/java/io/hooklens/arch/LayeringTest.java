@@ -1,0 +1,47 @@
+package io.hooklens.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** Keeps the layers pointing one way: core ← rules ← cli/lsp; only the edges know their libraries. */
+class LayeringTest {
+  private static final JavaClasses CLASSES = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("io.hooklens");
+
+  @Test
+  void coreKnowsNothingAboveIt() {
+    noClasses().that().resideInAPackage("io.hooklens.core..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.rules..", "io.hooklens.cli..",
+            "io.hooklens.lsp..", "io.hooklens.run..", "picocli..", "org.eclipse.lsp4j..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void rulesKnowOnlyTheCore() {
+    noClasses().that().resideInAPackage("io.hooklens.rules..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.cli..", "io.hooklens.lsp..",
+            "io.hooklens.run..", "picocli..", "org.eclipse.lsp4j..", "org.snakeyaml..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void onlyTheCliUsesPicocli() {
+    noClasses().that().resideOutsideOfPackage("io.hooklens.cli..")
+        .should().dependOnClassesThat().resideInAPackage("picocli..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void engineAndRulesDoNoIo() {
+    noClasses().that().resideInAnyPackage("io.hooklens.core..", "io.hooklens.rules..")
+        .should().dependOnClassesThat().resideInAnyPackage("java.nio.file..", "java.net..")
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.File")
+        .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.System")
+        .check(CLASSES);
+  }
+}
