@@ -1,0 +1,98 @@
+package io.hooklens;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.LintResult;
+import io.hooklens.core.engine.Linter;
+import io.hooklens.rules.BuiltInRules;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lints the shared corpus of real public manifests. Nothing may crash anywhere, and the findings on
+ * {@code manifests/} and {@code openshift/} must equal the reviewed snapshots in
+ * {@code src/test/resources/corpus/}. After a deliberate change, regenerate them with
+ * {@code -Dhooklens.updateSnapshots=true} and review the diff.
+ */
+class CorpusTest {
+  private static final Linter LINTER = new Linter(BuiltInRules.registry());
+
+  static List<Path> files(Path dir) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.filter(Files::isRegularFile)
+          .filter(p -> p.getFileName().toString().matches(".*\\.(ya?ml|json)"))
+          .sorted().toList();
+    }
+  }
+
+  private static String lintToSnapshot(Path dir) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    List<String> failures = new ArrayList<>();
+    for (Path f : files(dir)) {
+      String name = dir.relativize(f).toString();
+      LintResult r = LINTER.lint(name, Files.readAllBytes(f), Config.DEFAULT);
+      r.failures().forEach(x -> failures.add(name + ": " + x.ruleId() + ": " + x.error()));
+      for (Finding x : r.findings()) {
+        sb.append(name).append(':').append(x.range().start().line() + 1).append(':')
+            .append(x.range().start().column() + 1).append(' ').append(x.ruleId()).append(' ')
+            .append(x.severity().label()).append(' ').append(x.message()).append('\n');
+      }
+    }
+    assertEquals(List.of(), failures, "internal errors on the corpus");
+    return sb.toString();
+  }
+
+  private static void compare(String part) throws IOException {
+    String actual = lintToSnapshot(TestPaths.corpus().resolve(part));
+    Path snapshot = TestPaths.repoRoot().resolve("language-server/src/test/resources/corpus/" + part + ".snapshot");
+    if (Boolean.getBoolean("hooklens.updateSnapshots")) {
+      Files.writeString(snapshot, actual, StandardCharsets.UTF_8);
+    }
+    String expected = Files.isRegularFile(snapshot) ? Files.readString(snapshot, StandardCharsets.UTF_8) : "";
+    assertEquals(expected, actual, "findings on corpus/" + part + " changed; review, then update " + snapshot);
+  }
+
+  @Test
+  void manifestsMatchTheReviewedSnapshot() throws IOException {
+    compare("manifests");
+  }
+
+  @Test
+  void openshiftMatchesTheReviewedSnapshot() throws IOException {
+    compare("openshift");
+  }
+
+  @Test
+  void everyChartFileLintsWithoutInternalErrors() throws IOException {
+    List<Path> files = files(TestPaths.corpus().resolve("charts"));
+    assertTrue(files.size() > 1000, "the chart corpus is there");
+    lintToSnapshot(TestPaths.corpus().resolve("charts"));
+  }
+
+  @Test
+  void knownRealBugsAreFound() throws IOException {
+    String manifests = lintToSnapshot(TestPaths.corpus().resolve("manifests"));
+    for (String expected : KNOWN) {
+      assertTrue(manifests.lines().anyMatch(l -> l.startsWith(expected.split(" ")[0])
+          && l.contains(" " + expected.split(" ")[1] + " ")), "not found: " + expected);
+    }
+  }
+
+  /** Real bugs from corpus/INDEX.md: file prefix, then the rule that must report it. */
+  private static final List<String> KNOWN = List.of(
+      "kubernetes__ingress-nginx__deploy__static__provider__kind__deploy.yaml HL403",
+      "projectcalico__calico__manifests__calico.yaml HL403",
+      "kubernetes__api__testdata__HEAD__core.v1.Pod.yaml HL102",
+      "kubernetes__api__testdata__HEAD__core.v1.Pod.yaml HL103",
+      "kubernetes__api__testdata__HEAD__apps.v1.Deployment.yaml HL102",
+      "GoogleCloudPlatform__kubernetes-engine-samples__ai-ml__infw-gw__examples__getting-started__vllm-llama3-8b-instruct.yaml HL001");
+}
