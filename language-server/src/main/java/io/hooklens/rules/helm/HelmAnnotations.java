@@ -1,0 +1,154 @@
+package io.hooklens.rules.helm;
+
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YScalar;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What Helm reads from hook annotations, normalised exactly as Helm does it: values are split on
+ * commas and each item is trimmed and lower-cased (events and policies); the weight is not trimmed.
+ */
+public final class HelmAnnotations {
+  public static final String HOOK = "helm.sh/hook";
+  public static final String WEIGHT = "helm.sh/hook-weight";
+  public static final String DELETE_POLICY = "helm.sh/hook-delete-policy";
+  public static final String OUTPUT_LOG_POLICY = "helm.sh/hook-output-log-policy";
+  public static final String RESOURCE_POLICY = "helm.sh/resource-policy";
+  public static final String DELETE_TIMEOUT = "helm.sh/hook-delete-timeout";
+
+  /** Keys Helm 3 and 4 read, plus the Helm 2 delete timeout that HL212 reports. */
+  public static final List<String> KNOWN_KEYS =
+      List.of(HOOK, WEIGHT, DELETE_POLICY, OUTPUT_LOG_POLICY, RESOURCE_POLICY, DELETE_TIMEOUT);
+
+  /** Events Helm 3 and 4 accept; {@code test-success} is an alias of {@code test}. */
+  public static final List<String> EVENTS = List.of("pre-install", "post-install", "pre-delete", "post-delete",
+      "pre-upgrade", "post-upgrade", "pre-rollback", "post-rollback", "test", "test-success");
+
+  public static final List<String> DELETE_POLICIES = List.of("before-hook-creation", "hook-succeeded", "hook-failed");
+
+  public static final Set<String> OUTPUT_LOG_POLICIES = Set.of("hook-succeeded", "hook-failed");
+
+  private HelmAnnotations() {}
+
+  /** One comma-separated item as written and as Helm normalises it, with the annotation value's node. */
+  public record Item(String raw, String normalized, YScalar value) {
+    public boolean isCanonical() {
+      return raw.equals(normalized);
+    }
+  }
+
+  /** The annotation value node of a resource, or null when absent or not a scalar. */
+  public static YScalar annotation(Resource r, String key) {
+    YMap a = r.annotations();
+    return a == null ? null : a.scalar(key);
+  }
+
+  /** The annotation entry (key and value) of a resource, or null. */
+  public static YMap.Entry entry(Resource r, String key) {
+    YMap a = r.annotations();
+    return a == null ? null : a.entry(key);
+  }
+
+  /**
+   * Splits a list annotation as Helm does: every comma-separated item, trimmed and lower-cased;
+   * an empty value yields one empty item, as Go's strings.Split does.
+   */
+  public static List<Item> items(YScalar value) {
+    List<Item> out = new ArrayList<>();
+    if (value == null || value.type() == YScalar.Type.NULL) {
+      return out;
+    }
+    for (String part : value.value().split(",", -1)) {
+      out.add(new Item(part, part.trim().toLowerCase(Locale.ROOT), value));
+    }
+    return out;
+  }
+
+  /** Whether a resource is a Helm hook: it has a known, non-template {@code helm.sh/hook} value. */
+  public static boolean isHook(Resource r) {
+    YScalar v = annotation(r, HOOK);
+    return v != null && !v.isTemplated();
+  }
+
+  /** The hook weight as Helm computes it: Go's {@code strconv.Atoi} of the raw string, 0 on failure. */
+  public static long weight(Resource r) {
+    YScalar v = annotation(r, WEIGHT);
+    if (v == null || v.type() == YScalar.Type.NULL) {
+      return 0;
+    }
+    return parseWeight(v.value());
+  }
+
+  /** Go's {@code strconv.Atoi}: optional sign, decimal digits only, 64-bit range; otherwise 0. */
+  public static long parseWeight(String s) {
+    if (!s.matches("[+-]?[0-9]+")) {
+      return 0;
+    }
+    try {
+      return Long.parseLong(s.startsWith("+") ? s.substring(1) : s);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /** Whether {@code s} parses with Go's {@code strconv.Atoi}. */
+  public static boolean isGoInt(String s) {
+    if (!s.matches("[+-]?[0-9]+")) {
+      return false;
+    }
+    try {
+      Long.parseLong(s.startsWith("+") ? s.substring(1) : s);
+      return true;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The candidates within Damerau-Levenshtein distance 3 of {@code s}, nearest first; several when
+   * they tie.
+   */
+  public static List<String> nearest(String s, List<String> candidates) {
+    int best = Integer.MAX_VALUE;
+    List<String> out = new ArrayList<>();
+    for (String c : candidates) {
+      int d = distance(s, c);
+      if (d > 3) {
+        continue;
+      }
+      if (d < best) {
+        best = d;
+        out.clear();
+      }
+      if (d == best) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /** Optimal-string-alignment Damerau-Levenshtein distance. */
+  public static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
+  }
+}
