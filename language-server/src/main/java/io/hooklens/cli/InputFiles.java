@@ -20,21 +20,17 @@ final class InputFiles {
   }
 
   /**
-   * The manifest files under a directory. Hidden directories are skipped, and so are a Helm chart's
-   * {@code templates/} (Go templates are not YAML until rendered), its {@code .hooklens.yaml} and
-   * its {@code Chart.yaml}/{@code Chart.lock}, which are not manifests.
+   * The manifest files under a directory, chart templates included (they are read with their
+   * template actions masked). Hidden directories are skipped, and so are {@code .hooklens.yaml} and
+   * a chart's {@code Chart.yaml}, which are not manifests.
    */
-  static List<Path> walk(Path dir, List<Path> skippedTemplates) throws IOException {
+  static List<Path> walk(Path dir) throws IOException {
     List<Path> out = new ArrayList<>();
     Files.walkFileTree(dir, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
         String name = d.getFileName() == null ? "" : d.getFileName().toString();
         if (!d.equals(dir) && name.startsWith(".")) {
-          return FileVisitResult.SKIP_SUBTREE;
-        }
-        if (name.equals("templates") && d.getParent() != null && Files.isRegularFile(d.getParent().resolve("Chart.yaml"))) {
-          skippedTemplates.add(d);
           return FileVisitResult.SKIP_SUBTREE;
         }
         return FileVisitResult.CONTINUE;

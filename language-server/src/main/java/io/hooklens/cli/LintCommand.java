@@ -160,17 +160,13 @@ public final class LintCommand implements Callable<Integer> {
     List<Path> files;
     boolean walked = Files.isDirectory(path);
     if (walked) {
-      List<Path> skipped = new ArrayList<>();
       try {
-        files = InputFiles.walk(path, skipped);
+        files = InputFiles.walk(path);
       } catch (IOException e) {
         err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
         return ExitCodes.USAGE;
       }
-      for (Path t : skipped) {
-        err.println("hooklens: note: skipped Helm chart templates in " + t + " (Go templates are not YAML)");
-      }
-      if (files.isEmpty() && skipped.isEmpty()) {
+      if (files.isEmpty()) {
         err.println("hooklens: " + arg + ": no .yaml, .yml or .json files found");
         return ExitCodes.USAGE;
       }

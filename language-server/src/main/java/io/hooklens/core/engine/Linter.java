@@ -7,6 +7,7 @@ import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.ParsedFile;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.SourceText;
+import io.hooklens.core.yaml.TemplateMask;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YamlReader;
 import java.nio.ByteBuffer;
@@ -74,14 +75,27 @@ public final class Linter {
   private LintResult rejected(String name, String why, Config config) {
     SourceText empty = new SourceText("");
     ParsedFile parsed = new ParsedFile(empty, List.of(),
-        List.of(new ParseProblem(ParseProblem.Kind.LIMIT, Range.at(0, 0), why)));
+        List.of(new ParseProblem(ParseProblem.Kind.LIMIT, Range.at(0, 0), why)), false);
     return run(HookDocument.of(name, parsed), config);
   }
 
-  /** Lints decoded text; JSON is recognised by the {@code .json} extension of the name. */
+  /**
+   * Lints decoded text; JSON is recognised by the {@code .json} extension of the name. Text with Go
+   * template actions (a Helm chart template) is read with the actions masked.
+   */
   public LintResult lint(String name, String text, Config config) {
     boolean json = name.toLowerCase(Locale.ROOT).endsWith(".json");
-    ParsedFile parsed = reader.read(new SourceText(text), json);
+    SourceText source = new SourceText(text);
+    ParsedFile parsed;
+    if (TemplateMask.needsMask(source.text())) {
+      ParsedFile masked = reader.read(new SourceText(TemplateMask.mask(source.text())), json);
+      // Both branches of an {{ if }} may set the same key: not a duplicate in any rendering.
+      List<ParseProblem> problems = masked.problems().stream()
+          .filter(p -> p.kind() != ParseProblem.Kind.DUPLICATE_KEY).toList();
+      parsed = new ParsedFile(source, masked.documents(), problems, true);
+    } else {
+      parsed = reader.read(source, json);
+    }
     return run(HookDocument.of(name, parsed), config);
   }
 

@@ -36,7 +36,7 @@ public final class YScalar extends YNode {
    * OpenShift templates): such a value is unknown, never wrong.
    */
   public boolean isTemplated() {
-    return value.contains("{{") || value.contains("${");
+    return value.contains("{{") || value.contains("${") || value.indexOf(TemplateMask.PLACEHOLDER) >= 0;
   }
 
   /** The integer value of an INT scalar, if it fits a long. */

@@ -14,10 +14,23 @@ import io.hooklens.core.yaml.ParseProblem;
     summary = "The file is not well-formed YAML or JSON",
     severity = Severity.ERROR,
     remediation = "Fix the syntax at the reported position; the other documents of the file are still checked.",
-    messages = @Message(id = "syntax", text = "YAML syntax error: {0}; this document is not checked."))
+    messages = {
+        @Message(id = "syntax", text = "YAML syntax error: {0}; this document is not checked."),
+        @Message(id = "template", text = "This template document is not YAML until it is rendered ({0}); it is"
+            + " not checked. Lint the rendered chart to check it.")
+    })
 public final class YamlSyntaxError implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
-    ParseProblems.report(doc, ctx, ParseProblem.Kind.SYNTAX, "syntax");
+    if (!doc.parsed().templated()) {
+      ParseProblems.report(doc, ctx, ParseProblem.Kind.SYNTAX, "syntax");
+      return;
+    }
+    // Template control flow can give text that only its rendering makes YAML: not the author's error.
+    for (ParseProblem p : doc.parsed().problems()) {
+      if (p.kind() == ParseProblem.Kind.SYNTAX) {
+        ctx.report(p.range(), "template", p.message()).severity(Severity.INFO);
+      }
+    }
   }
 }

@@ -1,0 +1,132 @@
+package io.hooklens.core.yaml;
+
+import java.util.regex.Pattern;
+
+/**
+ * Hides Go template actions ({@code {{ ... }}}) of Helm chart templates from the YAML reader while
+ * keeping every line and column where it was. An action inside a line becomes a run of
+ * {@link #PLACEHOLDER} characters, one per code point, so {@code image: {{ .Values.image }}} reads
+ * as a plain scalar whose value is unknown. A line that holds nothing but actions ({@code {{- if }}},
+ * {@code {{- end }}}, {@code {{- include ... | nindent 4 }}}) is emptied, so control flow does not
+ * break the YAML structure around it. Lines keep their numbers, and every line that still has
+ * content keeps its columns.
+ */
+public final class TemplateMask {
+  /** A letter that never occurs in real manifests; scalars that contain it are template output. */
+  public static final char PLACEHOLDER = '\u0287';
+
+  private static final Pattern BLOCK_HEADER = Pattern.compile("[:-]\\s+[|>][-+0-9]*\\s*(#.*)?$");
+
+  private TemplateMask() {}
+
+  public static boolean needsMask(String text) {
+    return text.contains("{{");
+  }
+
+  /** The masked text: same lines, same columns for every character that is still there. */
+  public static String mask(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    int i = 0;
+    while (i < text.length()) {
+      int open = text.indexOf("{{", i);
+      if (open < 0) {
+        out.append(text, i, text.length());
+        break;
+      }
+      out.append(text, i, open);
+      int close = text.indexOf("}}", open + 2);
+      int end = close < 0 ? text.length() : close + 2;
+      for (int j = open; j < end; ) {
+        int cp = text.codePointAt(j);
+        out.append(cp == '\n' || cp == '\r' ? (char) cp : PLACEHOLDER);
+        j += Character.charCount(cp);
+      }
+      i = end;
+    }
+    return unmaskStructure(out.toString());
+  }
+
+  /**
+   * Empties lines that hold only actions (so they cannot upset a block scalar's indentation), and
+   * drops a trailing action after {@code key:} when more-indented lines follow, since such an action
+   * emits the block those lines continue ({@code labels: {{- include ... | nindent 4 }}}).
+   */
+  private static String unmaskStructure(String masked) {
+    String[] lines = masked.split("\n", -1);
+    StringBuilder out = new StringBuilder(masked.length());
+    String previous = "";
+    for (int n = 0; n < lines.length; n++) {
+      String line = lines[n];
+      boolean cr = line.endsWith("\r");
+      String body = cr ? line.substring(0, line.length() - 1) : line;
+      if (body.indexOf(PLACEHOLDER) >= 0) {
+        String stripped = body.replace(String.valueOf(PLACEHOLDER), "").strip();
+        if (stripped.isEmpty() && BLOCK_HEADER.matcher(previous).find()) {
+          // The action is the block scalar's content; an empty block scalar trips the YAML reader.
+          int at = Math.max(body.indexOf(PLACEHOLDER), indent(previous) + 2);
+          body = " ".repeat(at) + PLACEHOLDER;
+        } else if (stripped.isEmpty()) {
+          body = "";
+        } else if (emitsBlock(body) && indent(next(lines, n)) > indent(body)) {
+          body = body.substring(0, body.length() - trailingActionLength(body));
+        }
+      }
+      out.append(body);
+      if (!body.isBlank()) {
+        previous = body;
+      }
+      if (cr) {
+        out.append('\r');
+      }
+      if (n + 1 < lines.length) {
+        out.append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  /** A line whose whole value ({@code key: ACTION}) or list item ({@code - ACTION}) is one action. */
+  private static boolean emitsBlock(String body) {
+    String t = body.stripTrailing();
+    if (t.isEmpty() || t.charAt(t.length() - 1) != PLACEHOLDER) {
+      return false;
+    }
+    int start = t.length();
+    while (start > 0 && t.charAt(start - 1) == PLACEHOLDER) {
+      start--;
+    }
+    if (start == 0 || !Character.isWhitespace(t.charAt(start - 1))) {
+      return false;
+    }
+    String before = t.substring(0, start).strip();
+    return before.endsWith(":") || before.equals("-") || before.endsWith(" -");
+  }
+
+  private static int trailingActionLength(String body) {
+    int end = body.length();
+    int k = end;
+    while (k > 0 && (body.charAt(k - 1) == PLACEHOLDER || Character.isWhitespace(body.charAt(k - 1)))) {
+      k--;
+    }
+    return end - k;
+  }
+
+  /** The next line with content, or an empty string. */
+  private static String next(String[] lines, int n) {
+    for (int k = n + 1; k < lines.length; k++) {
+      String l = lines[k].replace(String.valueOf(PLACEHOLDER), " ");
+      if (!l.isBlank()) {
+        return lines[k];
+      }
+    }
+    return "";
+  }
+
+  private static int indent(String line) {
+    int k = 0;
+    while (k < line.length() && line.charAt(k) == ' ') {
+      k++;
+    }
+    return line.isBlank() ? -1 : k;
+  }
+}

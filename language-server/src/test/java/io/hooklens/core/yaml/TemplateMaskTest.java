@@ -1,0 +1,92 @@
+package io.hooklens.core.yaml;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TemplateMaskTest {
+  private static ParsedFile read(String template) {
+    String masked = TemplateMask.mask(template);
+    assertEquals(template.split("\n", -1).length, masked.split("\n", -1).length, "same number of lines");
+    return new YamlReader().read(new SourceText(masked), false);
+  }
+
+  @Test
+  void inlineActionsBecomeUnknownScalarsAtTheirColumns() {
+    ParsedFile f = read("metadata:\n  name: {{ include \"x.fullname\" . }}-web\n  ns: \"{{ .Release.Namespace }}\"\n");
+    assertEquals(List.of(), f.problems());
+    YMap md = f.documents().get(0).root().asMap().map("metadata");
+    YScalar name = md.scalar("name");
+    assertTrue(name.isTemplated());
+    assertEquals(1, name.range().start().line());
+    assertEquals(8, name.range().start().column());
+    assertTrue(name.value().endsWith("-web"));
+    assertTrue(md.scalar("ns").isTemplated());
+  }
+
+  @Test
+  void controlLinesDoNotBreakTheStructure() {
+    String t = """
+        spec:
+          {{- if .Values.grace }}
+          terminationGracePeriodSeconds: {{ .Values.grace }}
+          {{- end }}
+          containers:
+          {{- range .Values.containers }}
+            - name: {{ .name }}
+          {{- end }}
+        """;
+    ParsedFile f = read(t);
+    assertEquals(List.of(), f.problems());
+    YMap spec = f.documents().get(0).root().asMap().map("spec");
+    assertTrue(spec.scalar("terminationGracePeriodSeconds").isTemplated());
+    assertEquals(1, spec.seq("containers").size());
+  }
+
+  @Test
+  void includedBlocksLeaveTheirKeyAsAMapping() {
+    String t = """
+        metadata:
+          labels: {{- include "common.labels" . | nindent 4 }}
+            app.kubernetes.io/component: web
+        spec:
+          affinity:
+            - {{ toYaml . | nindent 8 }}
+              weight: 1
+          image: {{ .Values.registry }}/{{ .Values.image }}:{{ .Values.tag }}
+          pull: Always
+        """;
+    ParsedFile f = read(t);
+    assertEquals(List.of(), f.problems());
+    YMap root = f.documents().get(0).root().asMap();
+    assertEquals("web", root.map("metadata").map("labels").string("app.kubernetes.io/component"));
+    assertTrue(root.map("spec").scalar("image").isTemplated());
+  }
+
+  @Test
+  void blockScalarsWhoseContentIsATemplateStayReadable() {
+    String t = "data:\n  script: |-\n{{ include \"script\" . | indent 4 }}\nkind: ConfigMap\n";
+    ParsedFile f = read(t);
+    assertEquals(List.of(), f.problems());
+    assertTrue(f.documents().get(0).root().asMap().map("data").scalar("script").isTemplated());
+  }
+
+  @Test
+  void multiLineActionsAndCommentsVanish() {
+    String t = "{{- /*\nA comment that spans lines.\n*/ -}}\napiVersion: v1\nkind: ConfigMap\n";
+    ParsedFile f = read(t);
+    assertEquals(List.of(), f.problems());
+    YMap root = f.documents().get(0).root().asMap();
+    assertEquals("ConfigMap", root.string("kind"));
+    assertEquals(3, root.entry("apiVersion").key().range().start().line());
+  }
+
+  @Test
+  void nonBmpCharactersKeepColumns() {
+    String t = "a: {{ \"\uD83D\uDE00\" }} # x\nb: 1\n";
+    String masked = TemplateMask.mask(t);
+    assertEquals(t.codePointCount(0, t.indexOf('\n')), masked.codePointCount(0, masked.indexOf('\n')));
+  }
+}
