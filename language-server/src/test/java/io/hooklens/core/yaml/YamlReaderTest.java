@@ -1,0 +1,72 @@
+package io.hooklens.core.yaml;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class YamlReaderTest {
+  private static ParsedFile read(String text) {
+    return new YamlReader().read(new SourceText(text), false);
+  }
+
+  @Test
+  void keysAndValuesHaveExactRanges() {
+    ParsedFile f = read("a:\n  bb: \"x\"\n  c: [1, 2]\n");
+    YMap a = f.documents().get(0).root().asMap().map("a");
+    YMap.Entry bb = a.entry("bb");
+    assertEquals(Range.of(1, 2, 1, 4), bb.key().range());
+    assertEquals(Range.of(1, 6, 1, 9), bb.value().range());
+    assertEquals("a.c[1]", a.seq("c").get(1).path());
+  }
+
+  @Test
+  void scalarsAreTypedAsKubernetesReadsThem() {
+    YMap m = read("a: 5\nb: \"5\"\nc: yes\nd: ~\ne: 1.5\nf: 0x1F\ng: !!str 7\nh: |\n  5\n").documents().get(0)
+        .root().asMap();
+    assertEquals(YScalar.Type.INT, m.scalar("a").type());
+    assertEquals(YScalar.Type.STRING, m.scalar("b").type());
+    assertEquals(YScalar.Type.BOOL, m.scalar("c").type());
+    assertEquals(YScalar.Type.NULL, m.scalar("d").type());
+    assertEquals(YScalar.Type.FLOAT, m.scalar("e").type());
+    assertEquals(31L, m.scalar("f").asLong().getAsLong());
+    assertEquals(YScalar.Type.STRING, m.scalar("g").type());
+    assertEquals(YScalar.Type.STRING, m.scalar("h").type());
+  }
+
+  @Test
+  void mergeKeysAndAliasesResolve() {
+    YMap m = read("base: &b {x: 1, y: 2}\nitem:\n  <<: *b\n  y: 3\n").documents().get(0).root().asMap();
+    YMap item = m.map("item");
+    assertEquals("1", item.string("x"));
+    assertEquals("3", item.string("y"));
+    assertFalse(item.entries().stream().anyMatch(e -> e.key().value().equals("<<")));
+  }
+
+  @Test
+  void flowStyleWithTrailingCommasIsYaml() {
+    ParsedFile f = read("{ apiVersion: \"v1\", kind: \"Pod\", metadata: { name: \"x\", }, }\n");
+    assertEquals(List.of(), f.problems());
+    assertEquals("Pod", f.documents().get(0).root().asMap().string("kind"));
+  }
+
+  @Test
+  void documentsAreIndexedAcrossSyntaxErrors() {
+    ParsedFile f = read("a: 1\n---\nb: [\n---\nc: 3\n");
+    assertEquals(3, f.documents().size());
+    assertEquals(List.of(0, 1, 2), f.documents().stream().map(YamlDocument::index).toList());
+    assertTrue(f.documents().get(1).root() == null);
+    assertEquals("3", f.documents().get(2).root().asMap().string("c"));
+    assertEquals(4, f.documents().get(2).root().range().start().line());
+  }
+
+  @Test
+  void duplicateKeysAreReportedAndTheLastWins() {
+    ParsedFile f = read("a: 1\na: 2\n");
+    assertEquals(1, f.problems().size());
+    assertEquals(ParseProblem.Kind.DUPLICATE_KEY, f.problems().get(0).kind());
+    assertEquals("2", f.documents().get(0).root().asMap().string("a"));
+  }
+}
