@@ -13,12 +13,19 @@ public final class YMap extends YNode {
   /** One key/value pair as written; the key node gives the position of the key. */
   public record Entry(YScalar key, YNode value) {}
 
+  /** Maps this small are searched linearly; building a hash index for each would cost more. */
+  private static final int LINEAR_MAX = 12;
+
   private final List<Entry> entries;
   private final Map<String, Entry> byKey;
 
   YMap(Range range, List<Entry> entries, List<YMap> merged, int weight) {
     super(range, weight);
     this.entries = List.copyOf(entries);
+    if (merged.isEmpty() && entries.size() <= LINEAR_MAX) {
+      this.byKey = null;
+      return;
+    }
     Map<String, Entry> index = new LinkedHashMap<>();
     for (YMap m : merged) {
       for (Entry e : m.entries()) {
@@ -40,20 +47,36 @@ public final class YMap extends YNode {
 
   /** Effective entries, merged ones included, in a stable order. */
   public List<Entry> effectiveEntries() {
-    return new ArrayList<>(byKey.values());
+    if (byKey != null) {
+      return new ArrayList<>(byKey.values());
+    }
+    Map<String, Entry> last = new LinkedHashMap<>();
+    for (Entry e : entries) {
+      last.put(e.key().value(), e);
+    }
+    return new ArrayList<>(last.values());
   }
 
   public boolean has(String key) {
-    return byKey.containsKey(key);
+    return entry(key) != null;
   }
 
   public YNode get(String key) {
-    Entry e = byKey.get(key);
+    Entry e = entry(key);
     return e == null ? null : e.value();
   }
 
   public Entry entry(String key) {
-    return byKey.get(key);
+    if (byKey != null) {
+      return byKey.get(key);
+    }
+    for (int i = entries.size() - 1; i >= 0; i--) {
+      Entry e = entries.get(i);
+      if (e.key().value().equals(key)) {
+        return e;
+      }
+    }
+    return null;
   }
 
   public YMap map(String key) {
@@ -78,6 +101,6 @@ public final class YMap extends YNode {
   }
 
   public int size() {
-    return byKey.size();
+    return byKey != null ? byKey.size() : effectiveEntries().size();
   }
 }

@@ -159,11 +159,15 @@ public final class YamlReader {
     if (BOOLS.contains(v)) {
       return YScalar.Type.BOOL;
     }
-    if (INT.matcher(v).matches()) {
-      return YScalar.Type.INT;
-    }
-    if (FLOAT.matcher(v).matches()) {
-      return YScalar.Type.FLOAT;
+    char c = v.charAt(0);
+    // Only these can start a number; the regular expressions are too slow to try on every word.
+    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
+      if (INT.matcher(v).matches()) {
+        return YScalar.Type.INT;
+      }
+      if (FLOAT.matcher(v).matches()) {
+        return YScalar.Type.FLOAT;
+      }
     }
     return YScalar.Type.STRING;
   }
@@ -300,6 +304,15 @@ public final class YamlReader {
       weight += node.weight();
     }
 
+    private static boolean containsKey(List<YMap.Entry> entries, String key) {
+      for (YMap.Entry e : entries) {
+        if (e.key().value().equals(key)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     YSeq toSeq(Range range) {
       YSeq seq = new YSeq(range, items, weight);
       for (int i = 0; i < items.size(); i++) {
@@ -310,7 +323,7 @@ public final class YamlReader {
 
     YMap toMap(Range range, List<ParseProblem> problems) {
       List<YMap.Entry> entries = new ArrayList<>(items.size() / 2);
-      Set<String> seen = new HashSet<>();
+      Set<String> seen = items.size() > 24 ? new HashSet<>() : null;
       List<YMap> merged = new ArrayList<>();
       for (int i = 0; i + 1 < items.size(); i += 2) {
         YNode k = items.get(i);
@@ -325,7 +338,7 @@ public final class YamlReader {
           }
           continue;
         }
-        if (!seen.add(key.value())) {
+        if (seen != null ? !seen.add(key.value()) : containsKey(entries, key.value())) {
           problems.add(new ParseProblem(ParseProblem.Kind.DUPLICATE_KEY, key.range(), "Key \"" + key.value()
               + "\" appears more than once in this mapping; kubectl rejects the file and other tools keep"
               + " only the last value"));
