@@ -7,8 +7,11 @@ import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
+import io.hooklens.rules.lifecycle.LifecycleGrpcNotAField;
+import io.hooklens.rules.lifecycle.LifecycleHandlerMultipleActions;
 import io.hooklens.rules.lifecycle.LifecycleHandlerNoAction;
 import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
+import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -24,6 +27,9 @@ public final class BuiltInRules {
         new InvalidSuppression(),
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
+        new LifecycleHandlerMultipleActions(),
+        new LifecycleTcpSocketUnsupported(),
+        new LifecycleGrpcNotAField(),
         new LifecycleSleepOutOfRange(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
