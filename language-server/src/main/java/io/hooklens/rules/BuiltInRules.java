@@ -11,6 +11,8 @@ import io.hooklens.rules.lifecycle.LifecycleGrpcNotAField;
 import io.hooklens.rules.lifecycle.LifecycleHandlerMultipleActions;
 import io.hooklens.rules.lifecycle.LifecycleHandlerNoAction;
 import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
+import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
+import io.hooklens.rules.lifecycle.LifecycleSleepZero;
 import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
 import java.util.List;
 
@@ -31,6 +33,8 @@ public final class BuiltInRules {
         new LifecycleTcpSocketUnsupported(),
         new LifecycleGrpcNotAField(),
         new LifecycleSleepOutOfRange(),
+        new LifecycleSleepZero(),
+        new LifecycleSleepUnavailable(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
