@@ -10,6 +10,12 @@ import io.hooklens.rules.input.YamlSyntaxError;
 import io.hooklens.rules.lifecycle.LifecycleGrpcNotAField;
 import io.hooklens.rules.lifecycle.LifecycleHandlerMultipleActions;
 import io.hooklens.rules.lifecycle.LifecycleHandlerNoAction;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetHeaderName;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetHost;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetPortNameInvalid;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetPortNameUnknown;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetPortRange;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetScheme;
 import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
 import io.hooklens.rules.lifecycle.LifecycleSleepZero;
@@ -35,6 +41,12 @@ public final class BuiltInRules {
         new LifecycleSleepOutOfRange(),
         new LifecycleSleepZero(),
         new LifecycleSleepUnavailable(),
+        new LifecycleHttpGetPortRange(),
+        new LifecycleHttpGetPortNameInvalid(),
+        new LifecycleHttpGetPortNameUnknown(),
+        new LifecycleHttpGetScheme(),
+        new LifecycleHttpGetHost(),
+        new LifecycleHttpGetHeaderName(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
