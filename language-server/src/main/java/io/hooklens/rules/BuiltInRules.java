@@ -7,8 +7,19 @@ import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
+import io.hooklens.rules.lifecycle.LifecycleGrpcNotAField;
+import io.hooklens.rules.lifecycle.LifecycleHandlerMultipleActions;
 import io.hooklens.rules.lifecycle.LifecycleHandlerNoAction;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetHeaderName;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetHost;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetPortNameInvalid;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetPortNameUnknown;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetPortRange;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetScheme;
 import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
+import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
+import io.hooklens.rules.lifecycle.LifecycleSleepZero;
+import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -24,7 +35,18 @@ public final class BuiltInRules {
         new InvalidSuppression(),
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
+        new LifecycleHandlerMultipleActions(),
+        new LifecycleTcpSocketUnsupported(),
+        new LifecycleGrpcNotAField(),
         new LifecycleSleepOutOfRange(),
+        new LifecycleSleepZero(),
+        new LifecycleSleepUnavailable(),
+        new LifecycleHttpGetPortRange(),
+        new LifecycleHttpGetPortNameInvalid(),
+        new LifecycleHttpGetPortNameUnknown(),
+        new LifecycleHttpGetScheme(),
+        new LifecycleHttpGetHost(),
+        new LifecycleHttpGetHeaderName(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }

@@ -1,0 +1,83 @@
+package io.hooklens.rules.lifecycle;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.Handler;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YNode;
+import io.hooklens.core.yaml.YScalar;
+import io.hooklens.core.yaml.YSeq;
+import java.util.ArrayList;
+import java.util.List;
+
+@RuleInfo(
+    id = "HL110",
+    name = "lifecycle-httpget-port-name-unknown",
+    summary = "An httpGet hook names a port that its own container does not declare",
+    severity = Severity.ERROR,
+    remediation = "Use one of the container's own port names or a port number, or add a named port to the"
+        + " container.",
+    messages = {
+        @Message(id = "unknown", text = "Container \"{1}\" has no port named \"{0}\" (its named ports: {2}); the"
+            + " kubelet cannot resolve it, so the {3} hook fails on every run."),
+        @Message(id = "noNamedPorts", text = "Container \"{1}\" has no port named \"{0}\" (it declares no named"
+            + " ports); the kubelet cannot resolve it, so the {2} hook fails on every run.")
+    })
+public final class LifecycleHttpGetPortNameUnknown implements Rule {
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    for (Handler h : doc.handlers()) {
+      YMap http = h.map() == null ? null : h.map().map("httpGet");
+      YScalar port = http == null ? null : http.scalar("port");
+      if (port == null || port.type() != YScalar.Type.STRING || port.isTemplated()
+          || PortNames.problem(port.value()) != null) {
+        continue;
+      }
+      List<String> names = portNames(h.container().node());
+      if (names == null || names.contains(port.value())) {
+        continue;
+      }
+      String container = h.container().displayName();
+      if (names.isEmpty()) {
+        ctx.report(port, "noNamedPorts", port.value(), container, h.hook().field());
+      } else {
+        ctx.report(port, "unknown", port.value(), container, String.join(", ", names), h.hook().field());
+      }
+    }
+  }
+
+  /**
+   * The names of a container's own ports, the only ones the kubelet searches; null when they cannot be known
+   * (a template expression, or a value of the wrong shape).
+   */
+  private static List<String> portNames(YMap container) {
+    YNode ports = container.get("ports");
+    List<String> names = new ArrayList<>();
+    if (ports == null || ports instanceof YScalar blank && blank.type() == YScalar.Type.NULL) {
+      return names;
+    }
+    if (!(ports instanceof YSeq seq)) {
+      return null;
+    }
+    for (YNode item : seq.items()) {
+      if (!(item instanceof YMap p)) {
+        return null;
+      }
+      YNode name = p.get("name");
+      if (name == null) {
+        continue;
+      }
+      if (!(name instanceof YScalar s) || s.isTemplated()) {
+        return null;
+      }
+      if (s.type() != YScalar.Type.NULL) {
+        names.add(s.value());
+      }
+    }
+    return names;
+  }
+}
