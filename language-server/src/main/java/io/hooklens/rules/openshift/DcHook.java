@@ -1,0 +1,124 @@
+package io.hooklens.rules.openshift;
+
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YNode;
+import io.hooklens.core.yaml.YScalar;
+import io.hooklens.core.yaml.YSeq;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A DeploymentConfig lifecycle hook (or a hook written in the same shape where it does not belong).
+ *
+ * @param owner the DeploymentConfig (or Deployment) that carries it
+ * @param form where it is written
+ * @param params the params block holding it ({@code recreateParams}, {@code rollingParams} or
+ *     {@code lifecycle})
+ * @param phase {@code pre}, {@code mid} or {@code post}
+ * @param key the phase key ({@code pre:}), where findings about the hook as a whole go
+ * @param hook the hook mapping, or null when the value is not a mapping
+ */
+public record DcHook(Resource owner, Form form, String params, String phase, YScalar key, YMap hook) {
+  /** Where a hook is written. */
+  public enum Form {
+    /** {@code spec.strategy.recreateParams} or {@code rollingParams}: today's apps.openshift.io/v1 API. */
+    PARAMS,
+    /** {@code spec.strategy.lifecycle}: the 2015 design proposal, never part of apps.openshift.io/v1. */
+    PROPOSAL
+  }
+
+  public static final List<String> PHASES = List.of("pre", "mid", "post");
+  public static final Set<String> POLICIES = Set.of("Abort", "Retry", "Ignore");
+
+  /** Whether a resource is an OpenShift DeploymentConfig (apps.openshift.io/v1 or the legacy v1 group). */
+  public static boolean isDeploymentConfig(Resource r) {
+    return "DeploymentConfig".equals(r.kind()) && r.apiVersion() != null
+        && (r.apiVersion().startsWith("apps.openshift.io/") || r.apiVersion().equals("v1"));
+  }
+
+  /** {@code spec.strategy} of a resource, or null. */
+  public static YMap strategy(Resource r) {
+    YMap spec = r.root().map("spec");
+    return spec == null ? null : spec.map("strategy");
+  }
+
+  /** The strategy type, defaulted to Rolling as the API server does; null when templated. */
+  public static String strategyType(Resource r) {
+    YMap s = strategy(r);
+    YScalar t = s == null ? null : s.scalar("type");
+    if (t == null || t.type() == YScalar.Type.NULL) {
+      return "Rolling";
+    }
+    return t.isTemplated() ? null : t.value();
+  }
+
+  /** The hooks of a resource, in both forms, in document order. */
+  public static List<DcHook> of(Resource r) {
+    List<DcHook> out = new ArrayList<>();
+    YMap strategy = strategy(r);
+    if (strategy == null) {
+      return out;
+    }
+    for (String params : List.of("recreateParams", "rollingParams")) {
+      collect(r, Form.PARAMS, params, strategy.map(params), out);
+    }
+    collect(r, Form.PROPOSAL, "lifecycle", strategy.map("lifecycle"), out);
+    return out;
+  }
+
+  private static void collect(Resource r, Form form, String params, YMap block, List<DcHook> out) {
+    if (block == null) {
+      return;
+    }
+    for (String phase : PHASES) {
+      YMap.Entry e = block.entry(phase);
+      if (e != null && !(e.value() instanceof YScalar s && s.type() == YScalar.Type.NULL)) {
+        out.add(new DcHook(r, form, params, phase, e.key(), e.value().asMap()));
+      }
+    }
+  }
+
+  /** {@code execNewPod} of the hook, or null. */
+  public YMap execNewPod() {
+    return hook == null ? null : hook.map("execNewPod");
+  }
+
+  /** {@code tagImages} of the hook, or null. */
+  public YSeq tagImages() {
+    return hook == null ? null : hook.seq("tagImages");
+  }
+
+  /** {@code failurePolicy} as written, or null. */
+  public YScalar failurePolicy() {
+    return hook == null ? null : hook.scalar("failurePolicy");
+  }
+
+  /** The pod template spec of the owner, or null. */
+  public YMap podSpec() {
+    YMap spec = owner.root().map("spec");
+    YMap template = spec == null ? null : spec.map("template");
+    return template == null ? null : template.map("spec");
+  }
+
+  /** Names of the template's containers of one list ({@code containers} or {@code initContainers}). */
+  public List<String> containerNames(String list) {
+    List<String> names = new ArrayList<>();
+    YMap ps = podSpec();
+    YSeq cs = ps == null ? null : ps.seq(list);
+    if (cs != null) {
+      for (YNode c : cs.items()) {
+        if (c instanceof YMap m && m.string("name") != null) {
+          names.add(m.string("name"));
+        }
+      }
+    }
+    return names;
+  }
+
+  /** {@code recreateParams.pre} style path, for messages. */
+  public String describe() {
+    return (form == Form.PROPOSAL ? "strategy.lifecycle." : params + ".") + phase;
+  }
+}
