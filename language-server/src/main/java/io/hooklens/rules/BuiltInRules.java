@@ -7,6 +7,9 @@ import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
+import io.hooklens.rules.lifecycle.LifecycleExecArgvWithSpaces;
+import io.hooklens.rules.lifecycle.LifecycleExecEmptyCommand;
+import io.hooklens.rules.lifecycle.LifecycleExecShellSyntaxWithoutShell;
 import io.hooklens.rules.lifecycle.LifecycleHandlerNoAction;
 import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import java.util.List;
@@ -25,6 +28,9 @@ public final class BuiltInRules {
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
         new LifecycleSleepOutOfRange(),
+        new LifecycleExecEmptyCommand(),
+        new LifecycleExecShellSyntaxWithoutShell(),
+        new LifecycleExecArgvWithSpaces(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
