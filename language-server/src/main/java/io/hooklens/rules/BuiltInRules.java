@@ -11,7 +11,11 @@ import io.hooklens.rules.lifecycle.LifecycleExecArgvWithSpaces;
 import io.hooklens.rules.lifecycle.LifecycleExecEmptyCommand;
 import io.hooklens.rules.lifecycle.LifecycleExecShellSyntaxWithoutShell;
 import io.hooklens.rules.lifecycle.LifecycleHandlerNoAction;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetDefaults;
+import io.hooklens.rules.lifecycle.LifecycleOnEphemeralContainer;
+import io.hooklens.rules.lifecycle.LifecycleOnInitContainer;
 import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
+import io.hooklens.rules.lifecycle.LifecycleStopSignal;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -28,9 +32,13 @@ public final class BuiltInRules {
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
         new LifecycleSleepOutOfRange(),
+        new LifecycleHttpGetDefaults(),
         new LifecycleExecEmptyCommand(),
         new LifecycleExecShellSyntaxWithoutShell(),
         new LifecycleExecArgvWithSpaces(),
+        new LifecycleOnInitContainer(),
+        new LifecycleOnEphemeralContainer(),
+        new LifecycleStopSignal(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
