@@ -16,6 +16,8 @@ import io.hooklens.rules.lifecycle.LifecycleOnEphemeralContainer;
 import io.hooklens.rules.lifecycle.LifecycleOnInitContainer;
 import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import io.hooklens.rules.lifecycle.LifecycleStopSignal;
+import io.hooklens.rules.lifecycle.PostStartBlocking;
+import io.hooklens.rules.lifecycle.PostStartTargetsOwnApp;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -39,6 +41,8 @@ public final class BuiltInRules {
         new LifecycleOnInitContainer(),
         new LifecycleOnEphemeralContainer(),
         new LifecycleStopSignal(),
+        new PostStartBlocking(),
+        new PostStartTargetsOwnApp(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
