@@ -7,6 +7,7 @@ import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
+import io.hooklens.rules.lifecycle.GracePeriodNegative;
 import io.hooklens.rules.lifecycle.LifecycleExecArgvWithSpaces;
 import io.hooklens.rules.lifecycle.LifecycleExecEmptyCommand;
 import io.hooklens.rules.lifecycle.LifecycleExecShellSyntaxWithoutShell;
@@ -18,6 +19,8 @@ import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import io.hooklens.rules.lifecycle.LifecycleStopSignal;
 import io.hooklens.rules.lifecycle.PostStartBlocking;
 import io.hooklens.rules.lifecycle.PostStartTargetsOwnApp;
+import io.hooklens.rules.lifecycle.PreStopOnRunToCompletion;
+import io.hooklens.rules.lifecycle.PreStopPreferSleepAction;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -43,6 +46,9 @@ public final class BuiltInRules {
         new LifecycleStopSignal(),
         new PostStartBlocking(),
         new PostStartTargetsOwnApp(),
+        new PreStopOnRunToCompletion(),
+        new GracePeriodNegative(),
+        new PreStopPreferSleepAction(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
