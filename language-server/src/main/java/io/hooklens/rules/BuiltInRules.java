@@ -7,19 +7,31 @@ import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
+import io.hooklens.rules.lifecycle.GracePeriodNegative;
+import io.hooklens.rules.lifecycle.LifecycleExecArgvWithSpaces;
+import io.hooklens.rules.lifecycle.LifecycleExecEmptyCommand;
+import io.hooklens.rules.lifecycle.LifecycleExecShellSyntaxWithoutShell;
 import io.hooklens.rules.lifecycle.LifecycleGrpcNotAField;
 import io.hooklens.rules.lifecycle.LifecycleHandlerMultipleActions;
 import io.hooklens.rules.lifecycle.LifecycleHandlerNoAction;
+import io.hooklens.rules.lifecycle.LifecycleHttpGetDefaults;
 import io.hooklens.rules.lifecycle.LifecycleHttpGetHeaderName;
 import io.hooklens.rules.lifecycle.LifecycleHttpGetHost;
 import io.hooklens.rules.lifecycle.LifecycleHttpGetPortNameInvalid;
 import io.hooklens.rules.lifecycle.LifecycleHttpGetPortNameUnknown;
 import io.hooklens.rules.lifecycle.LifecycleHttpGetPortRange;
 import io.hooklens.rules.lifecycle.LifecycleHttpGetScheme;
+import io.hooklens.rules.lifecycle.LifecycleOnEphemeralContainer;
+import io.hooklens.rules.lifecycle.LifecycleOnInitContainer;
 import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
 import io.hooklens.rules.lifecycle.LifecycleSleepZero;
+import io.hooklens.rules.lifecycle.LifecycleStopSignal;
 import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
+import io.hooklens.rules.lifecycle.PostStartBlocking;
+import io.hooklens.rules.lifecycle.PostStartTargetsOwnApp;
+import io.hooklens.rules.lifecycle.PreStopOnRunToCompletion;
+import io.hooklens.rules.lifecycle.PreStopPreferSleepAction;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -47,6 +59,18 @@ public final class BuiltInRules {
         new LifecycleHttpGetScheme(),
         new LifecycleHttpGetHost(),
         new LifecycleHttpGetHeaderName(),
+        new LifecycleHttpGetDefaults(),
+        new LifecycleExecEmptyCommand(),
+        new LifecycleExecShellSyntaxWithoutShell(),
+        new LifecycleExecArgvWithSpaces(),
+        new LifecycleOnInitContainer(),
+        new LifecycleOnEphemeralContainer(),
+        new LifecycleStopSignal(),
+        new PostStartBlocking(),
+        new PostStartTargetsOwnApp(),
+        new PreStopOnRunToCompletion(),
+        new GracePeriodNegative(),
+        new PreStopPreferSleepAction(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
