@@ -30,7 +30,7 @@ class LintCommandTest {
             lifecycle:
               preStop:
                 exec:
-                  command: ["sleep", "20"]
+                  command: ["sh", "-c", "nginx -s quit; sleep 20"]
       """;
   static final String CLEAN = """
       apiVersion: v1
@@ -65,7 +65,7 @@ class LintCommandTest {
     Path f = write("pod.yaml", OVER_BUDGET);
     CliRun r = CliRun.of("lint", f.toString());
     assertEquals(1, r.exit());
-    assertTrue(r.out().contains(f + ":11:9: warning HL401 preStop of container \"app\" needs 20s"), r.out());
+    assertTrue(r.out().contains(f + ":11:9: warning HL401 preStop of container \"app\" needs at least 20s"), r.out());
     assertTrue(r.out().contains("> 11 |         preStop:"), r.out());
     assertTrue(r.out().contains("^^^^^^^"), r.out());
     assertFalse(r.out().contains("\u001b["), "no colour when not on a terminal");

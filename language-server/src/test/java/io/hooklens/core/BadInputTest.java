@@ -20,7 +20,8 @@ class BadInputTest {
   private static final Linter LINTER = new Linter(BuiltInRules.registry());
 
   private static LintResult lint(String name, String text) {
-    return assertTimeoutPreemptively(Duration.ofSeconds(20), () -> LINTER.lint(name, text, Config.DEFAULT));
+    // A guard against hangs, not a performance target: docs/performance.md has the benchmark.
+    return assertTimeoutPreemptively(Duration.ofSeconds(120), () -> LINTER.lint(name, text, Config.DEFAULT));
   }
 
   private static List<String> ids(LintResult r) {
@@ -160,8 +161,8 @@ class BadInputTest {
       docs++;
     }
     LintResult r = lint("big.yaml", sb.toString());
-    assertEquals(docs, r.findings().size());
-    assertTrue(r.findings().stream().allMatch(f -> f.ruleId().equals("HL401")));
+    assertEquals(docs, r.findings().stream().filter(f -> f.ruleId().equals("HL401")).count());
+    assertTrue(r.failures().isEmpty());
   }
 
   @Test
