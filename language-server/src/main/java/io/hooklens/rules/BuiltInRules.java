@@ -7,6 +7,7 @@ import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
+import io.hooklens.rules.lifecycle.LifecycleFieldType;
 import io.hooklens.rules.lifecycle.LifecycleHandlerNoAction;
 import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import java.util.List;
@@ -25,6 +26,7 @@ public final class BuiltInRules {
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
         new LifecycleSleepOutOfRange(),
+        new LifecycleFieldType(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
