@@ -2,7 +2,11 @@ package io.hooklens.rules;
 
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleRegistry;
+import io.hooklens.rules.budget.PostStartSerialisesRollout;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
+import io.hooklens.rules.budget.PreStopLeavesLittleShutdownTime;
+import io.hooklens.rules.budget.PreStopWithZeroGrace;
+import io.hooklens.rules.budget.ProbeGraceBelowPreStop;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
@@ -28,7 +32,11 @@ public final class BuiltInRules {
         new LifecycleSleepOutOfRange(),
         new LifecycleFieldType(),
         // Grace period and hook budgets
-        new PreStopBudgetExceedsGrace());
+        new PreStopBudgetExceedsGrace(),
+        new PreStopLeavesLittleShutdownTime(),
+        new PreStopWithZeroGrace(),
+        new ProbeGraceBelowPreStop(),
+        new PostStartSerialisesRollout());
   }
 
   public static RuleRegistry registry() {
