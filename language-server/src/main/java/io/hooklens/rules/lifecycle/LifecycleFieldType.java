@@ -211,7 +211,7 @@ public final class LifecycleFieldType implements Rule {
     return switch (((YScalar) n).type()) {
       case STRING -> "a string";
       case INT -> "a number";
-      case FLOAT -> "a fractional number";
+      case FLOAT -> "a floating-point number";
       case BOOL -> "a boolean";
       case NULL -> "null";
     };
