@@ -2,7 +2,11 @@ package io.hooklens.rules;
 
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleRegistry;
+import io.hooklens.rules.budget.PostStartSerialisesRollout;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
+import io.hooklens.rules.budget.PreStopLeavesLittleShutdownTime;
+import io.hooklens.rules.budget.PreStopWithZeroGrace;
+import io.hooklens.rules.budget.ProbeGraceBelowPreStop;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
@@ -11,6 +15,7 @@ import io.hooklens.rules.lifecycle.GracePeriodNegative;
 import io.hooklens.rules.lifecycle.LifecycleExecArgvWithSpaces;
 import io.hooklens.rules.lifecycle.LifecycleExecEmptyCommand;
 import io.hooklens.rules.lifecycle.LifecycleExecShellSyntaxWithoutShell;
+import io.hooklens.rules.lifecycle.LifecycleFieldType;
 import io.hooklens.rules.lifecycle.LifecycleGrpcNotAField;
 import io.hooklens.rules.lifecycle.LifecycleHandlerMultipleActions;
 import io.hooklens.rules.lifecycle.LifecycleHandlerNoAction;
@@ -71,8 +76,13 @@ public final class BuiltInRules {
         new PreStopOnRunToCompletion(),
         new GracePeriodNegative(),
         new PreStopPreferSleepAction(),
+        new LifecycleFieldType(),
         // Grace period and hook budgets
-        new PreStopBudgetExceedsGrace());
+        new PreStopBudgetExceedsGrace(),
+        new PreStopLeavesLittleShutdownTime(),
+        new PreStopWithZeroGrace(),
+        new ProbeGraceBelowPreStop(),
+        new PostStartSerialisesRollout());
   }
 
   public static RuleRegistry registry() {

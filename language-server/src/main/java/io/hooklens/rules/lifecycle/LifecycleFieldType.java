@@ -1,0 +1,310 @@
+package io.hooklens.rules.lifecycle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.Container;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YNode;
+import io.hooklens.core.yaml.YScalar;
+import io.hooklens.core.yaml.YSeq;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+@RuleInfo(
+    id = "HL126",
+    name = "lifecycle-field-type",
+    summary = "A lifecycle field has the wrong type or is not a field of the API",
+    severity = Severity.ERROR,
+    remediation = "Write the field with the type the API expects (a list for exec.command, an unquoted integer for"
+        + " sleep.seconds, a list of name/value items for httpHeaders) and remove or correct unknown fields.",
+    messages = {
+        @Message(id = "wrongType", text = "{0} must be {1}, not {2}{3}."),
+        @Message(id = "wrongScalar", text = "{0} must be {1}; {2} is {3}{4}."),
+        @Message(id = "unknownFieldNear", text = "Unknown field \"{0}\" in {1} (did you mean {2}?); it is dropped"
+            + " or, under strict field validation, rejected."),
+        @Message(id = "unknownField", text = "Unknown field \"{0}\" in {1}, which takes {2}; it is dropped or,"
+            + " under strict field validation, rejected."),
+        @Message(id = "missingField", text = "{0} needs {1}; {2} is missing.")
+    })
+public final class LifecycleFieldType implements Rule {
+  /** Where the schema module packages {@code schemas/lifecycle.schema.json}. */
+  static final String SCHEMA_RESOURCE = "io/hooklens/schemas/lifecycle.schema.json";
+
+  private static final Pattern SHELL_SYNTAX = Pattern.compile("[|&;<>$`'\"*()]");
+  private static final Pattern INTEGER = Pattern.compile("\\s*[-+]?[0-9]+\\s*");
+
+  /** Loaded on first use, once per process; the schema is immutable. */
+  private static final class Schema {
+    static final SchemaCheck LIFECYCLE = SchemaCheck.load(SCHEMA_RESOURCE);
+  }
+
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    for (Container c : doc.containers()) {
+      YNode lifecycle = c.node().get("lifecycle");
+      if (lifecycle == null) {
+        continue;
+      }
+      SchemaCheck schema = Schema.LIFECYCLE;
+      for (SchemaCheck.Violation v : schema.validate(lifecycle)) {
+        switch (v.keyword()) {
+          case "type" -> wrongType(ctx, schema, v);
+          case "additionalProperties" -> unknownField(ctx, v);
+          case "required" -> missingField(ctx, v);
+          default -> {
+            // Ranges, enums, patterns and empty lists have rules of their own (HL105, HL108, HL109, HL111...).
+          }
+        }
+      }
+    }
+  }
+
+  private static void wrongType(RuleContext ctx, SchemaCheck schema, SchemaCheck.Violation v) {
+    if (v.node() instanceof YScalar s && s.isTemplated()) {
+      return;
+    }
+    List<String> expected = nonNull(SchemaCheck.types(v.schema()));
+    String field = describePath(v.path());
+    String hint = hint(schema, v.schema(), v.node());
+    boolean scalarExpected = !expected.contains("array") && !expected.contains("object");
+    if (v.node() instanceof YScalar s && s.type() != YScalar.Type.NULL && scalarExpected) {
+      ctx.report(v.node(), "wrongScalar", field, describeExpected(schema, v.schema()), display(s), describe(s), hint);
+    } else {
+      ctx.report(v.node(), "wrongType", field, describeExpected(schema, v.schema()), describe(v.node()), hint);
+    }
+  }
+
+  private static void unknownField(RuleContext ctx, SchemaCheck.Violation v) {
+    YMap.Entry e = ((YMap) v.node()).entry(v.property());
+    if (e.key().isTemplated() || (v.path().size() == 1 && v.property().equals("grpc"))) {
+      // grpc in a handler is HL104's: it exists on probes, and that deserves its own explanation.
+      return;
+    }
+    List<String> known = new ArrayList<>();
+    v.schema().path("properties").fieldNames().forEachRemaining(known::add);
+    List<String> near = nearest(v.property(), known);
+    String where = describePath(v.path());
+    if (near.isEmpty()) {
+      ctx.report(e.key(), "unknownField", v.property(), where, orList(known));
+    } else {
+      ctx.report(e.key(), "unknownFieldNear", v.property(), where, orList(near));
+    }
+  }
+
+  private static void missingField(RuleContext ctx, SchemaCheck.Violation v) {
+    YMap map = (YMap) v.node();
+    if (map.entries().stream().anyMatch(e -> e.key().isTemplated())) {
+      // A template line inside the mapping may well produce the missing field.
+      return;
+    }
+    List<String> required = new ArrayList<>();
+    v.schema().path("required").forEach(r -> required.add(r.asText()));
+    ctx.report(map, "missingField", describePath(v.path()), andList(required), v.property());
+  }
+
+  /** A suggestion for the common mistakes, or an empty string. */
+  private static String hint(SchemaCheck schema, JsonNode expected, YNode actual) {
+    if (!(actual instanceof YScalar s) || s.type() == YScalar.Type.NULL) {
+      return actual instanceof YMap m ? headerHint(schema, expected, m) : "";
+    }
+    List<String> types = nonNull(SchemaCheck.types(expected));
+    if (types.equals(List.of("object"))) {
+      JsonNode properties = expected.path("properties");
+      if (properties.size() == 1) {
+        String name = properties.fieldNames().next();
+        return " — write {" + name + ": " + suggest(schema, properties.get(name), s) + "}";
+      }
+      return "";
+    }
+    String suggestion = suggest(schema, expected, s);
+    if (suggestion.equals(display(s))) {
+      return "";
+    }
+    if (types.equals(List.of("integer"))) {
+      return " — write " + suggestion + " without quotes";
+    }
+    if (s.type() == YScalar.Type.BOOL && !s.value().equalsIgnoreCase("true") && !s.value().equalsIgnoreCase("false")) {
+      return " — YAML reads " + s.value() + " as a boolean; quote it: " + suggestion;
+    }
+    return " — " + (types.equals(List.of("string")) ? "quote it: " : "write ") + suggestion;
+  }
+
+  /** The value as it should have been written for a schema, or as written when there is no better one. */
+  private static String suggest(SchemaCheck schema, JsonNode fieldSchema, YScalar s) {
+    List<String> types = nonNull(SchemaCheck.types(fieldSchema));
+    if (types.contains("array") && s.type() == YScalar.Type.STRING && !s.value().isBlank()
+        && itemTypes(schema, fieldSchema).equals(List.of("string"))) {
+      return argv(s.value());
+    }
+    if (types.contains("integer") && s.type() == YScalar.Type.STRING && INTEGER.matcher(s.value()).matches()) {
+      return s.value().trim();
+    }
+    if (types.equals(List.of("string")) && s.type() != YScalar.Type.STRING) {
+      return quote(s.value());
+    }
+    return display(s);
+  }
+
+  /** {@code "sleep 5"} becomes {@code ["sleep", "5"]}; a script becomes a shell invocation. */
+  private static String argv(String command) {
+    List<String> words = SHELL_SYNTAX.matcher(command).find()
+        ? List.of("/bin/sh", "-c", command.trim())
+        : List.of(command.trim().split("\\s+"));
+    StringBuilder sb = new StringBuilder("[");
+    for (String w : words) {
+      sb.append(sb.length() > 1 ? ", " : "").append(quote(w));
+    }
+    return sb.append(']').toString();
+  }
+
+  /** httpHeaders written as a mapping of name to value: show the list form of its first header. */
+  private static String headerHint(SchemaCheck schema, JsonNode expected, YMap actual) {
+    JsonNode item = schema.resolve(expected.path("items"));
+    JsonNode required = item.path("required");
+    if (actual.entries().isEmpty() || required.size() != 2) {
+      return "";
+    }
+    YMap.Entry first = actual.entries().get(0);
+    String value = first.value() instanceof YScalar s ? quote(s.value()) : "...";
+    return " — write one item per header, such as [{" + required.get(0).asText() + ": " + first.key().value()
+        + ", " + required.get(1).asText() + ": " + value + "}]";
+  }
+
+  private static String describeExpected(SchemaCheck schema, JsonNode fieldSchema) {
+    List<String> parts = new ArrayList<>();
+    for (String t : nonNull(SchemaCheck.types(fieldSchema))) {
+      parts.add(switch (t) {
+        case "array" -> "a list" + switch (String.join(",", itemTypes(schema, fieldSchema))) {
+          case "string" -> " of strings";
+          case "object" -> " of mappings";
+          default -> "";
+        };
+        case "object" -> "a mapping";
+        case "integer" -> "an integer";
+        case "string" -> "a string";
+        case "boolean" -> "true or false";
+        default -> "a " + t;
+      });
+    }
+    return String.join(" or ", parts);
+  }
+
+  private static List<String> itemTypes(SchemaCheck schema, JsonNode arraySchema) {
+    return nonNull(SchemaCheck.types(schema.resolve(arraySchema.path("items"))));
+  }
+
+  private static String describe(YNode n) {
+    if (n instanceof YMap) {
+      return "a mapping";
+    }
+    if (n instanceof YSeq) {
+      return "a list";
+    }
+    return switch (((YScalar) n).type()) {
+      case STRING -> "a string";
+      case INT -> "a number";
+      case FLOAT -> "a floating-point number";
+      case BOOL -> "a boolean";
+      case NULL -> "null";
+    };
+  }
+
+  private static String display(YScalar s) {
+    return s.type() == YScalar.Type.STRING ? quote(s.value()) : s.value();
+  }
+
+  private static String quote(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  /**
+   * The path from {@code lifecycle}, without the hook for fields inside a handler, as the examples in
+   * Kubernetes' documentation name them: {@code exec.command}, {@code httpGet.httpHeaders[0]}.
+   */
+  private static String describePath(List<Object> path) {
+    if (path.isEmpty()) {
+      return "lifecycle";
+    }
+    if (path.size() == 1) {
+      return String.valueOf(path.get(0));
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Object step : path.subList(1, path.size())) {
+      if (step instanceof Integer i) {
+        sb.append('[').append(i).append(']');
+      } else {
+        sb.append(sb.length() > 0 ? "." : "").append(step);
+      }
+    }
+    return sb.toString();
+  }
+
+  private static List<String> nonNull(List<String> types) {
+    return types.stream().filter(t -> !t.equals("null")).toList();
+  }
+
+  /** Known names within a small edit distance, ignoring case: typos, not different words. */
+  private static List<String> nearest(String name, List<String> known) {
+    String n = name.toLowerCase(Locale.ROOT);
+    int limit = n.length() <= 4 ? 1 : 2;
+    int best = limit + 1;
+    List<String> out = new ArrayList<>();
+    for (String k : known) {
+      int d = distance(n, k.toLowerCase(Locale.ROOT));
+      if (d < best) {
+        best = d;
+        out.clear();
+      }
+      if (d == best) {
+        out.add(k);
+      }
+    }
+    return out;
+  }
+
+  /** Optimal string alignment distance: edits, with a swap of adjacent letters counting as one. */
+  static int distance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
+  }
+
+  private static String orList(List<String> names) {
+    return join(names, " or ");
+  }
+
+  private static String andList(List<String> names) {
+    return join(names, " and ");
+  }
+
+  private static String join(List<String> names, String last) {
+    StringBuilder sb = new StringBuilder();
+    for (Iterator<String> it = names.iterator(); it.hasNext();) {
+      String n = it.next();
+      sb.append(sb.length() == 0 ? "" : it.hasNext() ? ", " : last).append(n);
+    }
+    return sb.toString();
+  }
+}
