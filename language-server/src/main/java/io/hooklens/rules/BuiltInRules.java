@@ -3,6 +3,13 @@ package io.hooklens.rules;
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
+import io.hooklens.rules.helm.HelmAnnotationKeyTypo;
+import io.hooklens.rules.helm.HelmHookCrdNeverDeleted;
+import io.hooklens.rules.helm.HelmHookJobRestartPolicy;
+import io.hooklens.rules.helm.HelmHookKeepIgnored;
+import io.hooklens.rules.helm.HelmHookOutputLogPolicyIgnored;
+import io.hooklens.rules.helm.HelmHookPodNeverCompletes;
+import io.hooklens.rules.helm.HelmResourcePolicyUnknown;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
@@ -25,6 +32,14 @@ public final class BuiltInRules {
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
         new LifecycleSleepOutOfRange(),
+        // Helm hooks
+        new HelmAnnotationKeyTypo(),
+        new HelmHookJobRestartPolicy(),
+        new HelmHookPodNeverCompletes(),
+        new HelmHookOutputLogPolicyIgnored(),
+        new HelmHookKeepIgnored(),
+        new HelmResourcePolicyUnknown(),
+        new HelmHookCrdNeverDeleted(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
