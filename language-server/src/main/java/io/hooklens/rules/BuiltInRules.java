@@ -5,10 +5,15 @@ import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
 import io.hooklens.rules.helm.HelmAnnotationKeyTypo;
 import io.hooklens.rules.helm.HelmHookCrdNeverDeleted;
+import io.hooklens.rules.helm.HelmHookExceedsTimeout;
 import io.hooklens.rules.helm.HelmHookJobRestartPolicy;
 import io.hooklens.rules.helm.HelmHookKeepIgnored;
+import io.hooklens.rules.helm.HelmHookNoncanonical;
+import io.hooklens.rules.helm.HelmHookNotAwaited;
+import io.hooklens.rules.helm.HelmHookOrderByName;
 import io.hooklens.rules.helm.HelmHookOutputLogPolicyIgnored;
 import io.hooklens.rules.helm.HelmHookPodNeverCompletes;
+import io.hooklens.rules.helm.HelmHookTestMixed;
 import io.hooklens.rules.helm.HelmResourcePolicyUnknown;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
@@ -40,6 +45,11 @@ public final class BuiltInRules {
         new HelmHookKeepIgnored(),
         new HelmResourcePolicyUnknown(),
         new HelmHookCrdNeverDeleted(),
+        new HelmHookOrderByName(),
+        new HelmHookNotAwaited(),
+        new HelmHookExceedsTimeout(),
+        new HelmHookTestMixed(),
+        new HelmHookNoncanonical(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
