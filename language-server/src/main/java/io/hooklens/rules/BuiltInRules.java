@@ -7,6 +7,18 @@ import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
 import io.hooklens.rules.budget.PreStopLeavesLittleShutdownTime;
 import io.hooklens.rules.budget.PreStopWithZeroGrace;
 import io.hooklens.rules.budget.ProbeGraceBelowPreStop;
+import io.hooklens.rules.helm.HelmAnnotationKeyTypo;
+import io.hooklens.rules.helm.HelmHookCrdNeverDeleted;
+import io.hooklens.rules.helm.HelmHookExceedsTimeout;
+import io.hooklens.rules.helm.HelmHookJobRestartPolicy;
+import io.hooklens.rules.helm.HelmHookKeepIgnored;
+import io.hooklens.rules.helm.HelmHookNoncanonical;
+import io.hooklens.rules.helm.HelmHookNotAwaited;
+import io.hooklens.rules.helm.HelmHookOrderByName;
+import io.hooklens.rules.helm.HelmHookOutputLogPolicyIgnored;
+import io.hooklens.rules.helm.HelmHookPodNeverCompletes;
+import io.hooklens.rules.helm.HelmHookTestMixed;
+import io.hooklens.rules.helm.HelmResourcePolicyUnknown;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
@@ -77,6 +89,19 @@ public final class BuiltInRules {
         new GracePeriodNegative(),
         new PreStopPreferSleepAction(),
         new LifecycleFieldType(),
+        // Helm hooks
+        new HelmAnnotationKeyTypo(),
+        new HelmHookJobRestartPolicy(),
+        new HelmHookPodNeverCompletes(),
+        new HelmHookOutputLogPolicyIgnored(),
+        new HelmHookKeepIgnored(),
+        new HelmResourcePolicyUnknown(),
+        new HelmHookCrdNeverDeleted(),
+        new HelmHookOrderByName(),
+        new HelmHookNotAwaited(),
+        new HelmHookExceedsTimeout(),
+        new HelmHookTestMixed(),
+        new HelmHookNoncanonical(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace(),
         new PreStopLeavesLittleShutdownTime(),

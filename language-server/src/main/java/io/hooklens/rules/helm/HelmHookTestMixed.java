@@ -1,0 +1,32 @@
+package io.hooklens.rules.helm;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import java.util.List;
+
+@RuleInfo(
+    id = "HL224",
+    name = "helm-hook-test-mixed",
+    summary = "A test hook also lists install, upgrade, rollback or delete events",
+    severity = Severity.INFO,
+    remediation = "Split the resource in two: one with helm.sh/hook: test, one for the other events.",
+    messages = @Message(id = "mixed", text = "This test resource also runs as a {0} hook, not only under helm"
+        + " test."))
+public final class HelmHookTestMixed implements Rule {
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    for (HelmHook h : HelmHook.in(doc)) {
+      if (!h.events().contains(HelmHook.TEST)) {
+        continue;
+      }
+      List<String> others = h.events().stream().filter(e -> !e.equals(HelmHook.TEST)).distinct().toList();
+      if (!others.isEmpty()) {
+        ctx.report(h.hookValue(), "mixed", String.join(", ", others));
+      }
+    }
+  }
+}
