@@ -75,7 +75,7 @@ public final class Linter {
   private LintResult rejected(String name, String why, Config config) {
     SourceText empty = new SourceText("");
     ParsedFile parsed = new ParsedFile(empty, List.of(),
-        List.of(new ParseProblem(ParseProblem.Kind.LIMIT, Range.at(0, 0), why)), false);
+        List.of(new ParseProblem(ParseProblem.Kind.LIMIT, Range.at(0, 0), why)));
     return run(HookDocument.of(name, parsed), config);
   }
 
@@ -88,11 +88,12 @@ public final class Linter {
     SourceText source = new SourceText(text);
     ParsedFile parsed;
     if (TemplateMask.needsMask(source.text())) {
-      ParsedFile masked = reader.read(new SourceText(TemplateMask.mask(source.text())), json);
+      TemplateMask.Result mask = TemplateMask.maskAndTrack(source.text());
+      ParsedFile masked = reader.read(new SourceText(mask.text()), json);
       // Both branches of an {{ if }} may set the same key: not a duplicate in any rendering.
       List<ParseProblem> problems = masked.problems().stream()
           .filter(p -> p.kind() != ParseProblem.Kind.DUPLICATE_KEY).toList();
-      parsed = new ParsedFile(source, masked.documents(), problems, true);
+      parsed = new ParsedFile(source, masked.documents(), problems, true, mask.hiddenOutputLines());
     } else {
       parsed = reader.read(source, json);
     }

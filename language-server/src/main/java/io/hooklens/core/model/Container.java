@@ -2,8 +2,12 @@ package io.hooklens.core.model;
 
 import io.hooklens.core.yaml.YMap;
 
-/** A container of a pod spec, with the list it belongs to. */
-public record Container(YMap node, PodSpec pod, Kind kind, int index, String name) {
+/**
+ * A container of a pod spec, with the list it belongs to.
+ *
+ * @param hidesContent a chart template writes part of it with an action the reader could not see
+ */
+public record Container(YMap node, PodSpec pod, Kind kind, int index, String name, boolean hidesContent) {
   /** The pod-spec list a container is declared in. */
   public enum Kind {
     REGULAR("containers"), INIT("initContainers"), EPHEMERAL("ephemeralContainers");

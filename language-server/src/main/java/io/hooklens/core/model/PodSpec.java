@@ -4,8 +4,13 @@ import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.OptionalLong;
 
-/** A pod spec found in a resource: the Pod's own spec or a pod template's spec. */
-public record PodSpec(YMap node, Resource owner) {
+/**
+ * A pod spec found in a resource: the Pod's own spec or a pod template's spec.
+ *
+ * @param hidesContent a chart template writes part of it with an action the reader could not see, so
+ *     a field missing here is unknown rather than absent
+ */
+public record PodSpec(YMap node, Resource owner, boolean hidesContent) {
   /** Kubernetes' default {@code terminationGracePeriodSeconds}. */
   public static final long DEFAULT_GRACE_SECONDS = 30;
 
@@ -15,13 +20,13 @@ public record PodSpec(YMap node, Resource owner) {
   }
 
   /**
-   * The effective grace period: the written integer, 30 when absent, empty when written but unknown
-   * (a template expression or a value of the wrong type).
+   * The effective grace period: the written integer, 30 when absent, empty when unknown (a template
+   * expression, a value of the wrong type, or absent where template output may set it).
    */
   public OptionalLong grace() {
     YScalar g = graceNode();
     if (g == null || g.type() == YScalar.Type.NULL) {
-      return OptionalLong.of(DEFAULT_GRACE_SECONDS);
+      return hidesContent ? OptionalLong.empty() : OptionalLong.of(DEFAULT_GRACE_SECONDS);
     }
     return g.asLong();
   }

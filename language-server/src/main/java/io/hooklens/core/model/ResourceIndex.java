@@ -1,6 +1,7 @@
 package io.hooklens.core.model;
 
 import io.hooklens.core.yaml.ParsedFile;
+import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
@@ -41,9 +42,14 @@ final class ResourceIndex {
   private final List<PodSpec> podSpecs = new ArrayList<>();
   private final List<Container> containers = new ArrayList<>();
   private final List<Handler> handlers = new ArrayList<>();
+  private final ParsedFile parsed;
+
+  private ResourceIndex(ParsedFile parsed) {
+    this.parsed = parsed;
+  }
 
   static HookDocument build(String name, ParsedFile parsed) {
-    ResourceIndex index = new ResourceIndex();
+    ResourceIndex index = new ResourceIndex(parsed);
     for (YamlDocument doc : parsed.documents()) {
       if (doc.root() instanceof YMap root) {
         index.resource(doc.index(), root, null, false);
@@ -61,7 +67,7 @@ final class ResourceIndex {
     }
     YMap md = root.map("metadata");
     Resource r = new Resource(document, root, apiVersion, kind,
-        md == null ? null : md.string("name"), md == null ? null : md.string("namespace"), parent, inTemplate);
+        md == null ? null : text(md, "name"), md == null ? null : text(md, "namespace"), parent, inTemplate);
     resources.add(r);
     if (kind == null) {
       return;
@@ -124,13 +130,30 @@ final class ResourceIndex {
     }
   }
 
+  /** A string field as the user wrote it (template text included), or null. */
+  private String text(YMap m, String key) {
+    String v = m.string(key);
+    return v == null ? null : parsed.display(m.scalar(key));
+  }
+
+  /** A mapping's range from the line of its key, where template output above the first field can sit. */
+  private static Range withKeyLine(YMap node) {
+    if (node.parent() instanceof YMap parent && node.keyInParent() instanceof String key) {
+      YMap.Entry e = parent.entry(key);
+      if (e != null && e.value() == node) {
+        return new Range(e.key().range().start(), node.range().end());
+      }
+    }
+    return node.range();
+  }
+
   private static boolean looksLikePodSpec(YMap m) {
     YSeq cs = m.seq("containers");
     return cs != null && cs.size() > 0 && cs.items().stream().allMatch(c -> c instanceof YMap cm && cm.has("name"));
   }
 
   private void podSpec(YMap spec, Resource owner) {
-    PodSpec pod = new PodSpec(spec, owner);
+    PodSpec pod = new PodSpec(spec, owner, parsed.hidesContent(withKeyLine(spec)));
     podSpecs.add(pod);
     for (Container.Kind kind : Container.Kind.values()) {
       YSeq list = spec.seq(kind.field());
@@ -139,7 +162,7 @@ final class ResourceIndex {
       }
       for (int i = 0; i < list.size(); i++) {
         if (list.get(i) instanceof YMap cm) {
-          Container c = new Container(cm, pod, kind, i, cm.string("name"));
+          Container c = new Container(cm, pod, kind, i, text(cm, "name"), parsed.hidesContent(cm.range()));
           containers.add(c);
           YMap lifecycle = c.lifecycle();
           if (lifecycle != null) {

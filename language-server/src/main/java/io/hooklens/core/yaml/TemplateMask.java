@@ -1,5 +1,6 @@
 package io.hooklens.core.yaml;
 
+import java.util.BitSet;
 import java.util.regex.Pattern;
 
 /**
@@ -23,8 +24,25 @@ public final class TemplateMask {
     return text.contains("{{");
   }
 
+  /** Words that start template actions which produce no output of their own. */
+  private static final Pattern CONTROL = Pattern.compile(
+      "\\{\\{-?\\s*(if|else|end|range|with|define|block|break|continue|/\\*|\\$[\\w.]*\\s*:?=)");
+
+  /**
+   * The masked text, and the lines where an emptied action may produce content (an {@code include},
+   * a {@code toYaml}), so that a key missing from a mapping around such a line is unknown, not absent.
+   */
+  public record Result(String text, BitSet hiddenOutputLines) {}
+
   /** The masked text: same lines, same columns for every character that is still there. */
   public static String mask(String text) {
+    return maskAndTrack(text).text();
+  }
+
+  /** Masks and records where output-producing actions were hidden. */
+  public static Result maskAndTrack(String text) {
+    BitSet hidden = new BitSet();
+    String[] original = text.split("\n", -1);
     StringBuilder out = new StringBuilder(text.length());
     int i = 0;
     while (i < text.length()) {
@@ -43,7 +61,7 @@ public final class TemplateMask {
       }
       i = end;
     }
-    return unmaskStructure(out.toString());
+    return new Result(unmaskStructure(out.toString(), original, hidden), hidden);
   }
 
   /**
@@ -51,7 +69,7 @@ public final class TemplateMask {
    * drops a trailing action after {@code key:} when more-indented lines follow, since such an action
    * emits the block those lines continue ({@code labels: {{- include ... | nindent 4 }}}).
    */
-  private static String unmaskStructure(String masked) {
+  private static String unmaskStructure(String masked, String[] original, BitSet hidden) {
     String[] lines = masked.split("\n", -1);
     StringBuilder out = new StringBuilder(masked.length());
     String previous = "";
@@ -66,6 +84,9 @@ public final class TemplateMask {
           int at = Math.max(body.indexOf(PLACEHOLDER), indent(previous) + 2);
           body = " ".repeat(at) + PLACEHOLDER;
         } else if (stripped.isEmpty()) {
+          if (n < original.length && producesOutput(original[n])) {
+            hidden.set(n);
+          }
           body = "";
         } else if (emitsBlock(body) && indent(next(lines, n)) > indent(body)) {
           body = body.substring(0, body.length() - trailingActionLength(body));
@@ -83,6 +104,22 @@ public final class TemplateMask {
       }
     }
     return out.toString();
+  }
+
+  /** Whether a line holds an action that writes text, unlike control flow, comments or assignments. */
+  private static boolean producesOutput(String line) {
+    int open = line.indexOf("{{");
+    if (open < 0) {
+      // The middle of an action that spans lines.
+      return false;
+    }
+    while (open >= 0) {
+      if (!CONTROL.matcher(line).region(open, line.length()).lookingAt()) {
+        return true;
+      }
+      open = line.indexOf("{{", open + 2);
+    }
+    return false;
   }
 
   /** A line whose whole value ({@code key: ACTION}) or list item ({@code - ACTION}) is one action. */

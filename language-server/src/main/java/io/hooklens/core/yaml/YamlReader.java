@@ -69,7 +69,7 @@ public final class YamlReader {
     while (startLine >= 0) {
       startLine = readFrom(source, text, startLine, documents, problems);
     }
-    return new ParsedFile(source, documents, problems, false);
+    return new ParsedFile(source, documents, problems);
   }
 
   /** Reads from a line to the end or to a syntax error; returns the line to resume at, or -1. */

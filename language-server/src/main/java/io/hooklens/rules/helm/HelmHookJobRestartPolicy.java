@@ -35,7 +35,9 @@ public final class HelmHookJobRestartPolicy implements Rule {
       }
       YScalar policy = pod.node().scalar("restartPolicy");
       if (policy == null || policy.type() == YScalar.Type.NULL) {
-        ctx.report(HelmHook.specKey(pod), "missing", h.resource().displayName());
+        if (!pod.hidesContent()) {
+          ctx.report(HelmHook.specKey(pod), "missing", h.resource().displayName());
+        }
       } else if (!policy.isTemplated() && !policy.value().equals("Never") && !policy.value().equals("OnFailure")) {
         ctx.report(policy, "invalid", policy.value());
       }

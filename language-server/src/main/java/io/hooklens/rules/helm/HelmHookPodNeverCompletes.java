@@ -32,7 +32,9 @@ public final class HelmHookPodNeverCompletes implements Rule {
       }
       YScalar policy = pod.node().scalar("restartPolicy");
       if (policy == null || policy.type() == YScalar.Type.NULL) {
-        ctx.report(HelmHook.specKey(pod), "missing", h.resource().displayName());
+        if (!pod.hidesContent()) {
+          ctx.report(HelmHook.specKey(pod), "missing", h.resource().displayName());
+        }
       } else if (policy.value().equals("Always")) {
         ctx.report(policy, "always");
       }

@@ -5,6 +5,7 @@ import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.Container;
 import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.YMap;
@@ -37,7 +38,7 @@ public final class LifecycleHttpGetPortNameUnknown implements Rule {
           || PortNames.problem(port.value()) != null) {
         continue;
       }
-      List<String> names = portNames(h.container().node());
+      List<String> names = portNames(h.container());
       if (names == null || names.contains(port.value())) {
         continue;
       }
@@ -54,11 +55,11 @@ public final class LifecycleHttpGetPortNameUnknown implements Rule {
    * The names of a container's own ports, the only ones the kubelet searches; null when they cannot be known
    * (a template expression, or a value of the wrong shape).
    */
-  private static List<String> portNames(YMap container) {
-    YNode ports = container.get("ports");
+  private static List<String> portNames(Container container) {
+    YNode ports = container.node().get("ports");
     List<String> names = new ArrayList<>();
     if (ports == null || ports instanceof YScalar blank && blank.type() == YScalar.Type.NULL) {
-      return names;
+      return container.hidesContent() ? null : names;
     }
     if (!(ports instanceof YSeq seq)) {
       return null;

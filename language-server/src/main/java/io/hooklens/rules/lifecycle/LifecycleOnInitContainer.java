@@ -27,7 +27,7 @@ public final class LifecycleOnInitContainer implements Rule {
         continue;
       }
       YScalar restartPolicy = c.node().scalar("restartPolicy");
-      if (restartPolicy != null && restartPolicy.isTemplated()) {
+      if (restartPolicy != null ? restartPolicy.isTemplated() : c.hidesContent()) {
         continue;
       }
       YMap.Entry lifecycle = c.node().entry("lifecycle");

@@ -89,4 +89,12 @@ class TemplateMaskTest {
     String masked = TemplateMask.mask(t);
     assertEquals(t.codePointCount(0, t.indexOf('\n')), masked.codePointCount(0, masked.indexOf('\n')));
   }
+
+  @Test
+  void hiddenOutputIsTrackedButControlFlowIsNot() {
+    String t = "spec:\n  {{- if .Values.x }}\n  a: 1\n  {{- end }}\n  {{- include \"defaults\" . | nindent 2 }}\n"
+        + "  {{- /* note */}}\n  {{- $v := .Values.y }}\n  {{ toYaml .Values.extra }}\n";
+    var r = TemplateMask.maskAndTrack(t);
+    assertEquals("{4, 7}", r.hiddenOutputLines().toString());
+  }
 }
