@@ -3,6 +3,11 @@ package io.hooklens.rules;
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
+import io.hooklens.rules.helm.HelmHookCrdInstall;
+import io.hooklens.rules.helm.HelmHookEmpty;
+import io.hooklens.rules.helm.HelmHookTestFailure;
+import io.hooklens.rules.helm.HelmHookTestSuccessDeprecated;
+import io.hooklens.rules.helm.HelmHookUnknownEvent;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
@@ -25,6 +30,12 @@ public final class BuiltInRules {
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
         new LifecycleSleepOutOfRange(),
+        // Helm hooks
+        new HelmHookUnknownEvent(),
+        new HelmHookCrdInstall(),
+        new HelmHookTestFailure(),
+        new HelmHookTestSuccessDeprecated(),
+        new HelmHookEmpty(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
