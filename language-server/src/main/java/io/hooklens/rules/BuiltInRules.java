@@ -3,11 +3,14 @@ package io.hooklens.rules;
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
+import io.hooklens.rules.helm.HelmAnnotationNotString;
 import io.hooklens.rules.helm.HelmHookCrdInstall;
+import io.hooklens.rules.helm.HelmHookDeletePolicyUnknown;
 import io.hooklens.rules.helm.HelmHookEmpty;
 import io.hooklens.rules.helm.HelmHookTestFailure;
 import io.hooklens.rules.helm.HelmHookTestSuccessDeprecated;
 import io.hooklens.rules.helm.HelmHookUnknownEvent;
+import io.hooklens.rules.helm.HelmHookWeightNotInteger;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
@@ -36,6 +39,9 @@ public final class BuiltInRules {
         new HelmHookTestFailure(),
         new HelmHookTestSuccessDeprecated(),
         new HelmHookEmpty(),
+        new HelmHookWeightNotInteger(),
+        new HelmAnnotationNotString(),
+        new HelmHookDeletePolicyUnknown(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
