@@ -4,9 +4,14 @@ import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
 import io.hooklens.rules.helm.HelmAnnotationNotString;
+import io.hooklens.rules.helm.HelmHookAnnotationWithoutHook;
 import io.hooklens.rules.helm.HelmHookCrdInstall;
 import io.hooklens.rules.helm.HelmHookDeletePolicyUnknown;
+import io.hooklens.rules.helm.HelmHookDeleteTimeoutHelm2;
+import io.hooklens.rules.helm.HelmHookDuplicateIdentity;
 import io.hooklens.rules.helm.HelmHookEmpty;
+import io.hooklens.rules.helm.HelmHookNotRecreatable;
+import io.hooklens.rules.helm.HelmHookShadowsReleaseResource;
 import io.hooklens.rules.helm.HelmHookTestFailure;
 import io.hooklens.rules.helm.HelmHookTestSuccessDeprecated;
 import io.hooklens.rules.helm.HelmHookUnknownEvent;
@@ -42,6 +47,11 @@ public final class BuiltInRules {
         new HelmHookWeightNotInteger(),
         new HelmAnnotationNotString(),
         new HelmHookDeletePolicyUnknown(),
+        new HelmHookNotRecreatable(),
+        new HelmHookDuplicateIdentity(),
+        new HelmHookShadowsReleaseResource(),
+        new HelmHookDeleteTimeoutHelm2(),
+        new HelmHookAnnotationWithoutHook(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
