@@ -8,16 +8,29 @@ import io.hooklens.rules.budget.PreStopLeavesLittleShutdownTime;
 import io.hooklens.rules.budget.PreStopWithZeroGrace;
 import io.hooklens.rules.budget.ProbeGraceBelowPreStop;
 import io.hooklens.rules.helm.HelmAnnotationKeyTypo;
+import io.hooklens.rules.helm.HelmAnnotationNotString;
+import io.hooklens.rules.helm.HelmHookAnnotationWithoutHook;
+import io.hooklens.rules.helm.HelmHookCrdInstall;
 import io.hooklens.rules.helm.HelmHookCrdNeverDeleted;
+import io.hooklens.rules.helm.HelmHookDeletePolicyUnknown;
+import io.hooklens.rules.helm.HelmHookDeleteTimeoutHelm2;
+import io.hooklens.rules.helm.HelmHookDuplicateIdentity;
+import io.hooklens.rules.helm.HelmHookEmpty;
 import io.hooklens.rules.helm.HelmHookExceedsTimeout;
 import io.hooklens.rules.helm.HelmHookJobRestartPolicy;
 import io.hooklens.rules.helm.HelmHookKeepIgnored;
 import io.hooklens.rules.helm.HelmHookNoncanonical;
 import io.hooklens.rules.helm.HelmHookNotAwaited;
+import io.hooklens.rules.helm.HelmHookNotRecreatable;
 import io.hooklens.rules.helm.HelmHookOrderByName;
 import io.hooklens.rules.helm.HelmHookOutputLogPolicyIgnored;
 import io.hooklens.rules.helm.HelmHookPodNeverCompletes;
+import io.hooklens.rules.helm.HelmHookShadowsReleaseResource;
+import io.hooklens.rules.helm.HelmHookTestFailure;
 import io.hooklens.rules.helm.HelmHookTestMixed;
+import io.hooklens.rules.helm.HelmHookTestSuccessDeprecated;
+import io.hooklens.rules.helm.HelmHookUnknownEvent;
+import io.hooklens.rules.helm.HelmHookWeightNotInteger;
 import io.hooklens.rules.helm.HelmResourcePolicyUnknown;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
@@ -90,6 +103,19 @@ public final class BuiltInRules {
         new PreStopPreferSleepAction(),
         new LifecycleFieldType(),
         // Helm hooks
+        new HelmHookUnknownEvent(),
+        new HelmHookCrdInstall(),
+        new HelmHookTestFailure(),
+        new HelmHookTestSuccessDeprecated(),
+        new HelmHookEmpty(),
+        new HelmHookWeightNotInteger(),
+        new HelmAnnotationNotString(),
+        new HelmHookDeletePolicyUnknown(),
+        new HelmHookNotRecreatable(),
+        new HelmHookDuplicateIdentity(),
+        new HelmHookShadowsReleaseResource(),
+        new HelmHookDeleteTimeoutHelm2(),
+        new HelmHookAnnotationWithoutHook(),
         new HelmAnnotationKeyTypo(),
         new HelmHookJobRestartPolicy(),
         new HelmHookPodNeverCompletes(),

@@ -1,0 +1,67 @@
+package io.hooklens.rules.helm;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YScalar;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+@RuleInfo(
+    id = "HL208",
+    name = "helm-hook-delete-policy-unknown",
+    summary = "helm.sh/hook-delete-policy names a policy Helm does not know",
+    severity = Severity.ERROR,
+    remediation = "Use only before-hook-creation, hook-succeeded or hook-failed, separated by commas.",
+    messages = {
+        @Message(id = "unknown", text = "Unknown delete policy \"{0}\"; Helm ignores it."),
+        @Message(id = "unknownNear", text = "Unknown delete policy \"{0}\"; did you mean {1}? Helm ignores it."),
+        @Message(id = "unknownAlone", text = "Unknown delete policy \"{0}\"; Helm ignores it, and because the list"
+            + " is not empty it no longer applies the default before-hook-creation either."),
+        @Message(id = "unknownAloneNear", text = "Unknown delete policy \"{0}\"; did you mean {1}? Helm ignores it,"
+            + " and because the list is not empty it no longer applies the default before-hook-creation either."),
+        @Message(id = "empty", text = "helm.sh/hook-delete-policy names no policy, yet Helm counts the empty value"
+            + " as one: it no longer applies the default before-hook-creation. Remove the annotation or name a"
+            + " policy.")
+    })
+public final class HelmHookDeletePolicyUnknown implements Rule {
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    for (Resource r : doc.resources()) {
+      YMap.Entry e = HelmAnnotations.entry(r, HelmAnnotations.DELETE_POLICY);
+      if (e == null || !(e.value() instanceof YScalar v) || v.isTemplated() || !RegisteredHooks.hasHookKey(r)
+          || !RegisteredHooks.readByHelm(doc, r)) {
+        continue;
+      }
+      List<HelmAnnotations.Item> items = RegisteredHooks.items(v);
+      boolean anyKnown = items.stream().anyMatch(i -> HelmAnnotations.DELETE_POLICIES.contains(i.normalized()));
+      if (!anyKnown && items.stream().allMatch(i -> i.normalized().isEmpty())) {
+        ctx.report(RegisteredHooks.valueOrKey(e), "empty");
+        continue;
+      }
+      Set<String> reported = new HashSet<>();
+      for (HelmAnnotations.Item i : items) {
+        String policy = i.normalized();
+        // A stray comma next to a known policy changes nothing: the list is not empty either way.
+        if (policy.isEmpty() || HelmAnnotations.DELETE_POLICIES.contains(policy) || !reported.add(policy)) {
+          continue;
+        }
+        List<String> near = HelmAnnotations.nearest(policy, HelmAnnotations.DELETE_POLICIES);
+        String suffix = anyKnown ? "" : "Alone";
+        if (near.isEmpty()) {
+          ctx.report(v, "unknown" + suffix, i.raw().trim());
+        } else {
+          ctx.report(v, "unknown" + suffix + "Near", i.raw().trim(),
+              near.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(" or ")));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.hooklens.rules.helm;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.YNode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+@RuleInfo(
+    id = "HL210",
+    name = "helm-hook-duplicate-identity",
+    summary = "Two hooks of one event create the same object and the later one cannot replace the earlier",
+    severity = Severity.ERROR,
+    remediation = "Give each hook object its own name, or add before-hook-creation to the delete policies of the"
+        + " hook that runs later.",
+    messages = {
+        @Message(id = "duplicate", text = "This hook creates {0} again in {1}, after the hook at line {2}. That"
+            + " object still exists (hook-succeeded cleanup runs only after the whole event) and this hook has no"
+            + " before-hook-creation policy, so Helm 3 fails to create it and Helm 4 applies it over the earlier"
+            + " object."),
+        @Message(id = "eventTwice", text = "helm.sh/hook lists {0} twice, so Helm runs this hook twice in that"
+            + " event; without a before-hook-creation policy the second create meets the first object: Helm 3"
+            + " fails and Helm 4 applies it over the first run.")
+    })
+public final class HelmHookDuplicateIdentity implements Rule {
+  /** A hook Helm registers, with what decides its place in an event's order. */
+  private record Hook(Resource resource, List<String> events, Optional<Long> weight, boolean replaces) {}
+
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    Map<RegisteredHooks.Identity, List<Hook>> byIdentity = new LinkedHashMap<>();
+    for (Resource r : doc.resources()) {
+      Optional<List<String>> events = RegisteredHooks.events(r);
+      if (events.isEmpty() || !RegisteredHooks.readByHelm(doc, r)) {
+        continue;
+      }
+      RegisteredHooks.Identity id = RegisteredHooks.identity(r);
+      Optional<Set<String>> policies = RegisteredHooks.deletePolicies(r);
+      if (id == null || policies.isEmpty()) {
+        continue;
+      }
+      Hook h = new Hook(r, events.get(), RegisteredHooks.weight(r),
+          policies.get().contains(RegisteredHooks.BEFORE_HOOK_CREATION));
+      byIdentity.computeIfAbsent(id, k -> new ArrayList<>()).add(h);
+      if (!h.replaces()) {
+        reportEventsListedTwice(ctx, h);
+      }
+    }
+    for (var group : byIdentity.entrySet()) {
+      if (group.getValue().size() > 1) {
+        checkGroup(ctx, group.getKey(), group.getValue());
+      }
+    }
+  }
+
+  private static void reportEventsListedTwice(RuleContext ctx, Hook h) {
+    Set<String> seen = new LinkedHashSet<>();
+    Set<String> twice = new LinkedHashSet<>();
+    for (String e : h.events()) {
+      if (!seen.add(e)) {
+        twice.add(e);
+      }
+    }
+    for (String e : twice) {
+      ctx.report(HelmAnnotations.annotation(h.resource(), HelmAnnotations.HOOK), "eventTwice", e);
+    }
+  }
+
+  /**
+   * Per event, orders the hooks as Helm does (weight, then name, which is equal here, then the order of the
+   * documents) and reports each hook without before-hook-creation that follows another.
+   */
+  private static void checkGroup(RuleContext ctx, RegisteredHooks.Identity id, List<Hook> hooks) {
+    Map<Hook, Hook> earlierOf = new LinkedHashMap<>();
+    Map<Hook, Set<String>> eventsOf = new LinkedHashMap<>();
+    Set<String> events = new LinkedHashSet<>();
+    hooks.forEach(h -> events.addAll(h.events()));
+    for (String event : events) {
+      List<Hook> inEvent = hooks.stream().filter(h -> h.events().contains(event)).toList();
+      if (inEvent.size() < 2) {
+        continue;
+      }
+      if (inEvent.stream().allMatch(h -> h.weight().isPresent())) {
+        List<Hook> ordered = new ArrayList<>(inEvent);
+        ordered.sort(Comparator.comparingLong(h -> h.weight().get())); // stable: document order breaks ties
+        for (int i = 1; i < ordered.size(); i++) {
+          if (!ordered.get(i).replaces()) {
+            earlierOf.putIfAbsent(ordered.get(i), ordered.get(i - 1));
+            eventsOf.computeIfAbsent(ordered.get(i), k -> new LinkedHashSet<>()).add(event);
+          }
+        }
+      } else if (inEvent.stream().noneMatch(Hook::replaces)) {
+        // With a templated weight the order is unknown, but whichever hook runs later cannot replace the object.
+        for (int i = 1; i < inEvent.size(); i++) {
+          earlierOf.putIfAbsent(inEvent.get(i), inEvent.get(i - 1));
+          eventsOf.computeIfAbsent(inEvent.get(i), k -> new LinkedHashSet<>()).add(event);
+        }
+      }
+    }
+    for (var e : earlierOf.entrySet()) {
+      YNode earlier = RegisteredHooks.nameNode(e.getValue().resource());
+      ctx.report(RegisteredHooks.nameNode(e.getKey().resource()), "duplicate", id.display(),
+          String.join(", ", eventsOf.get(e.getKey())), earlier.range().start().line() + 1)
+          .related(earlier, "the earlier hook creating " + id.display());
+    }
+  }
+}

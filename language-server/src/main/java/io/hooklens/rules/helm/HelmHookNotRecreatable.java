@@ -1,0 +1,49 @@
+package io.hooklens.rules.helm;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YScalar;
+import java.util.Optional;
+import java.util.Set;
+
+@RuleInfo(
+    id = "HL209",
+    name = "helm-hook-not-recreatable",
+    summary = "A hook's delete policies never remove it after success, so its next run meets the old object",
+    severity = Severity.WARNING,
+    remediation = "Add before-hook-creation to helm.sh/hook-delete-policy, or remove the annotation to get it as"
+        + " the default.",
+    messages = @Message(id = "stays", text = "Nothing deletes this {0} after a successful run (no"
+        + " before-hook-creation or hook-succeeded policy), and uninstall leaves hook objects behind too. The next"
+        + " time the hook runs the old object is still there: Helm 3 fails to create it; Helm 4 applies over it,"
+        + " which fails for a changed Job or Pod and does not run a finished one again."))
+public final class HelmHookNotRecreatable implements Rule {
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    for (Resource r : doc.resources()) {
+      YMap.Entry e = HelmAnnotations.entry(r, HelmAnnotations.DELETE_POLICY);
+      if (e == null || !(e.value() instanceof YScalar) || !RegisteredHooks.readByHelm(doc, r)
+          || RegisteredHooks.events(r).isEmpty() || RegisteredHooks.identity(r) == null
+          || "CustomResourceDefinition".equals(r.kind()) || removesItself(r)) {
+        continue;
+      }
+      Optional<Set<String>> policies = RegisteredHooks.deletePolicies(r);
+      if (policies.isPresent() && !policies.get().contains(RegisteredHooks.BEFORE_HOOK_CREATION)
+          && !policies.get().contains(RegisteredHooks.HOOK_SUCCEEDED)) {
+        ctx.report(RegisteredHooks.valueOrKey(e), "stays", r.kind());
+      }
+    }
+  }
+
+  /** A Job with ttlSecondsAfterFinished is deleted by Kubernetes once it has finished. */
+  private static boolean removesItself(Resource r) {
+    YMap spec = r.root().map("spec");
+    return "Job".equals(r.kind()) && spec != null && spec.has("ttlSecondsAfterFinished");
+  }
+}

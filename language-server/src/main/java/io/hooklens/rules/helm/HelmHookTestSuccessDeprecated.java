@@ -1,0 +1,31 @@
+package io.hooklens.rules.helm;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.YScalar;
+
+@RuleInfo(
+    id = "HL204",
+    name = "helm-hook-test-success-deprecated",
+    summary = "helm.sh/hook uses test-success, the deprecated Helm 2 name of the test event",
+    severity = Severity.INFO,
+    remediation = "Write test instead of test-success.",
+    messages = @Message(id = "testSuccess", text = "test-success is a deprecated alias of test, kept by Helm 3 and 4"
+        + " for Helm 2 charts; write test."))
+public final class HelmHookTestSuccessDeprecated implements Rule {
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    for (Resource r : doc.resources()) {
+      YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);
+      if (v != null && !v.isTemplated() && RegisteredHooks.readByHelm(doc, r)
+          && RegisteredHooks.items(v).stream().anyMatch(i -> i.normalized().equals("test-success"))) {
+        ctx.report(v, "testSuccess");
+      }
+    }
+  }
+}

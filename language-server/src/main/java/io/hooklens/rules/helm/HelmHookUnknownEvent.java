@@ -1,0 +1,75 @@
+package io.hooklens.rules.helm;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.YScalar;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+@RuleInfo(
+    id = "HL201",
+    name = "helm-hook-unknown-event",
+    summary = "helm.sh/hook names an event Helm does not know, so Helm skips the whole resource",
+    severity = Severity.ERROR,
+    remediation = "Use only pre-install, post-install, pre-upgrade, post-upgrade, pre-delete, post-delete,"
+        + " pre-rollback, post-rollback or test, separated by commas.",
+    messages = {
+        @Message(id = "unknown", text = "Unknown hook event \"{0}\". Helm skips this whole resource: it is installed"
+            + " neither as a hook nor as a normal resource."),
+        @Message(id = "unknownNear", text = "Unknown hook event \"{0}\"; did you mean {1}? Helm skips this whole"
+            + " resource: it is installed neither as a hook nor as a normal resource."),
+        @Message(id = "emptyItem", text = "helm.sh/hook has an empty item (a stray comma), which Helm reads as an"
+            + " unknown event. Helm skips this whole resource: it is installed neither as a hook nor as a normal"
+            + " resource.")
+    })
+public final class HelmHookUnknownEvent implements Rule {
+  /** Helm 2 events with rules of their own (HL202, HL203). */
+  private static final Set<String> HELM2_EVENTS = Set.of("crd-install", "test-failure");
+
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    for (Resource r : doc.resources()) {
+      YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);
+      if (v == null || v.isTemplated() || !RegisteredHooks.readByHelm(doc, r)) {
+        continue;
+      }
+      List<HelmAnnotations.Item> items = RegisteredHooks.items(v);
+      if (items.stream().allMatch(i -> i.normalized().isEmpty())) {
+        continue; // an empty value is HL205's
+      }
+      Set<String> reported = new LinkedHashSet<>();
+      for (HelmAnnotations.Item i : items) {
+        String event = i.normalized();
+        if (HelmAnnotations.EVENTS.contains(event) || HELM2_EVENTS.contains(event) || !reported.add(event)) {
+          continue;
+        }
+        if (event.isEmpty()) {
+          ctx.report(v, "emptyItem");
+          continue;
+        }
+        List<String> near = suggestions(event);
+        if (near.isEmpty()) {
+          ctx.report(v, "unknown", i.raw().trim());
+        } else {
+          ctx.report(v, "unknownNear", i.raw().trim(),
+              near.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(" or ")));
+        }
+      }
+    }
+  }
+
+  /** The nearest events; the deprecated alias test-success is offered as test. */
+  private static List<String> suggestions(String event) {
+    return HelmAnnotations.nearest(event, HelmAnnotations.EVENTS).stream()
+        .map(s -> s.equals("test-success") ? "test" : s)
+        .distinct()
+        .toList();
+  }
+}

@@ -1,0 +1,135 @@
+package io.hooklens.rules.helm;
+
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YNode;
+import io.hooklens.core.yaml.YScalar;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What Helm makes of a document's hook annotations when it sorts a rendered chart: whether it reads them
+ * at all, which events it registers, which delete policies apply, and which object the hook creates.
+ */
+final class RegisteredHooks {
+  /** Helm installs files under a chart's {@code crds/} directory as they are, without reading hook annotations. */
+  private static final Pattern CRDS_DIR = Pattern.compile("(^|.*[/\\\\])crds[/\\\\].*");
+
+  static final String BEFORE_HOOK_CREATION = "before-hook-creation";
+  static final String HOOK_SUCCEEDED = "hook-succeeded";
+
+  private RegisteredHooks() {}
+
+  /** The object a hook creates; two documents with the same identity create the same object. */
+  record Identity(String group, String kind, String namespace, String name) {
+    String display() {
+      return kind + "/" + name;
+    }
+  }
+
+  /**
+   * Whether Helm reads this resource's hook annotations: only top-level documents count (Helm reads the
+   * head of each document, not the items of a List), and nothing under a chart's {@code crds/} directory.
+   */
+  static boolean readByHelm(HookDocument doc, Resource r) {
+    return r.parent() == null && !CRDS_DIR.matcher(doc.name()).matches();
+  }
+
+  /** Whether the resource has a {@code helm.sh/hook} annotation at all, whatever its value. */
+  static boolean hasHookKey(Resource r) {
+    YMap a = r.annotations();
+    return a != null && a.has(HelmAnnotations.HOOK);
+  }
+
+  /**
+   * The items of a list annotation as Helm sees them. An empty YAML value reaches Helm as the empty string,
+   * which splits into one empty item.
+   */
+  static List<HelmAnnotations.Item> items(YScalar value) {
+    if (value.type() == YScalar.Type.NULL) {
+      return List.of(new HelmAnnotations.Item("", "", value));
+    }
+    return HelmAnnotations.items(value);
+  }
+
+  /**
+   * The events Helm registers the resource for, in order, {@code test-success} read as {@code test}; empty
+   * when it is no hook, when the value is a template expression, or when Helm skips it for an unknown event.
+   */
+  static Optional<List<String>> events(Resource r) {
+    YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);
+    if (v == null || v.isTemplated()) {
+      return Optional.empty();
+    }
+    List<String> out = new ArrayList<>();
+    for (HelmAnnotations.Item i : items(v)) {
+      if (!HelmAnnotations.EVENTS.contains(i.normalized())) {
+        return Optional.empty();
+      }
+      out.add(i.normalized().equals("test-success") ? "test" : i.normalized());
+    }
+    return Optional.of(out);
+  }
+
+  /**
+   * The delete policies Helm applies, with its default ({@code before-hook-creation} when the list is
+   * empty, i.e. when the annotation is absent); empty when the value is a template expression.
+   */
+  static Optional<Set<String>> deletePolicies(Resource r) {
+    YMap a = r.annotations();
+    if (a == null || !a.has(HelmAnnotations.DELETE_POLICY)) {
+      return Optional.of(Set.of(BEFORE_HOOK_CREATION));
+    }
+    YScalar v = a.scalar(HelmAnnotations.DELETE_POLICY);
+    if (v == null || v.isTemplated()) {
+      return Optional.empty();
+    }
+    Set<String> out = new LinkedHashSet<>();
+    items(v).forEach(i -> out.add(i.normalized()));
+    return Optional.of(out);
+  }
+
+  /** The hook weight Helm uses, or empty when it is a template expression. */
+  static Optional<Long> weight(Resource r) {
+    YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.WEIGHT);
+    if (v != null && v.isTemplated()) {
+      return Optional.empty();
+    }
+    return Optional.of(HelmAnnotations.weight(r));
+  }
+
+  /**
+   * The object the resource creates, or null when its kind, name or namespace is unknown (absent, a
+   * template expression, or left to {@code generateName}). An absent namespace is the release namespace.
+   */
+  static Identity identity(Resource r) {
+    String apiVersion = r.apiVersion() == null ? "" : r.apiVersion();
+    String namespace = r.namespace() == null ? "" : r.namespace();
+    if (r.kind() == null || r.name() == null || isTemplate(r.kind()) || isTemplate(r.name())
+        || isTemplate(apiVersion) || isTemplate(namespace)) {
+      return null;
+    }
+    int slash = apiVersion.indexOf('/');
+    return new Identity(slash < 0 ? "" : apiVersion.substring(0, slash), r.kind(), namespace, r.name());
+  }
+
+  /** The node of {@code metadata.name}, where findings about the object a resource creates go. */
+  static YNode nameNode(Resource r) {
+    return r.metadata().scalar("name");
+  }
+
+  /** The value of an entry, or its key when the value is empty and has no extent to point at. */
+  static YNode valueOrKey(YMap.Entry e) {
+    YNode v = e.value();
+    return v.range().start().equals(v.range().end()) ? e.key() : v;
+  }
+
+  private static boolean isTemplate(String s) {
+    return s.contains("{{") || s.contains("${");
+  }
+}
