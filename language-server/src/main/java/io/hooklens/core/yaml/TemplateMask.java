@@ -1,6 +1,9 @@
 package io.hooklens.core.yaml;
 
+import java.util.ArrayDeque;
 import java.util.BitSet;
+import java.util.Deque;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -15,6 +18,9 @@ import java.util.regex.Pattern;
 public final class TemplateMask {
   /** A letter that never occurs in real manifests; scalars that contain it are template output. */
   public static final char PLACEHOLDER = '\u0287';
+
+  private static final Pattern KEYWORD =
+      Pattern.compile("\\{\\{-?\\s*(if|with|range|block|define|else|end)\\b[^}]*-?}}");
 
   private static final Pattern BLOCK_HEADER = Pattern.compile("[:-]\\s+[|>][-+0-9]*\\s*(#.*)?$");
 
@@ -71,13 +77,16 @@ public final class TemplateMask {
    */
   private static String unmaskStructure(String masked, String[] original, BitSet hidden) {
     String[] lines = masked.split("\n", -1);
+    BitSet skipped = alternativeBranches(original);
     StringBuilder out = new StringBuilder(masked.length());
     String previous = "";
     for (int n = 0; n < lines.length; n++) {
       String line = lines[n];
       boolean cr = line.endsWith("\r");
       String body = cr ? line.substring(0, line.length() - 1) : line;
-      if (body.indexOf(PLACEHOLDER) >= 0) {
+      if (skipped.get(n)) {
+        body = "";
+      } else if (body.indexOf(PLACEHOLDER) >= 0) {
         String stripped = body.replace(String.valueOf(PLACEHOLDER), "").strip();
         if (stripped.isEmpty() && BLOCK_HEADER.matcher(previous).find()) {
           // The action is the block scalar's content; an empty block scalar trips the YAML reader.
@@ -104,6 +113,41 @@ public final class TemplateMask {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * Lines to leave out so that the text reads as one possible rendering: the {@code else} branches
+   * of {@code if}, {@code with} and {@code range} (otherwise both branches of an if/else would be
+   * read at once, as if a handler had two actions), and the bodies of {@code define}, which are not
+   * output where they stand.
+   */
+  private static BitSet alternativeBranches(String[] lines) {
+    BitSet skipped = new BitSet();
+    Deque<boolean[]> frames = new ArrayDeque<>();
+    for (int n = 0; n < lines.length; n++) {
+      boolean skipThisLine = frames.stream().anyMatch(f -> f[0]);
+      Matcher m = KEYWORD.matcher(lines[n]);
+      while (m.find()) {
+        switch (m.group(1)) {
+          case "if", "with", "range", "block" -> frames.push(new boolean[] {false});
+          case "define" -> frames.push(new boolean[] {true});
+          case "else" -> {
+            if (!frames.isEmpty()) {
+              frames.peek()[0] = true;
+            }
+          }
+          default -> {
+            if (!frames.isEmpty()) {
+              frames.pop();
+            }
+          }
+        }
+      }
+      if (skipThisLine || frames.stream().anyMatch(f -> f[0])) {
+        skipped.set(n);
+      }
+    }
+    return skipped;
   }
 
   /** Whether a line holds an action that writes text, unlike control flow, comments or assignments. */

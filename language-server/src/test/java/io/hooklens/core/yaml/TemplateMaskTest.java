@@ -97,4 +97,29 @@ class TemplateMaskTest {
     var r = TemplateMask.maskAndTrack(t);
     assertEquals("{4, 7}", r.hiddenOutputLines().toString());
   }
+
+  @Test
+  void onlyTheFirstBranchOfAnIfIsRead() {
+    String t = """
+        preStop:
+          {{- if .Values.shutdownManager }}
+          httpGet:
+            path: /shutdown
+          {{- else if .Values.other }}
+          sleep: {seconds: 5}
+          {{- else }}
+          exec:
+            command: ["sh", "-c", "sleep 5"]
+          {{- end }}
+        {{- define "unused" }}
+        notYaml: [
+        {{- end }}
+        after: 1
+        """;
+    ParsedFile f = read(t);
+    assertEquals(List.of(), f.problems());
+    YMap root = f.documents().get(0).root().asMap();
+    assertEquals(List.of("httpGet"), root.map("preStop").entries().stream().map(e -> e.key().value()).toList());
+    assertEquals("1", root.string("after"));
+  }
 }
