@@ -20,6 +20,11 @@ import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
 import io.hooklens.rules.lifecycle.LifecycleSleepZero;
 import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
+import io.hooklens.rules.openshift.DcHookBothActions;
+import io.hooklens.rules.openshift.DcHookEmptyCommand;
+import io.hooklens.rules.openshift.DcHookFailurePolicyInvalid;
+import io.hooklens.rules.openshift.DcHookMissingFailurePolicy;
+import io.hooklens.rules.openshift.DcHookNoAction;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -47,6 +52,12 @@ public final class BuiltInRules {
         new LifecycleHttpGetScheme(),
         new LifecycleHttpGetHost(),
         new LifecycleHttpGetHeaderName(),
+        // OpenShift DeploymentConfig hooks
+        new DcHookMissingFailurePolicy(),
+        new DcHookFailurePolicyInvalid(),
+        new DcHookBothActions(),
+        new DcHookNoAction(),
+        new DcHookEmptyCommand(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
