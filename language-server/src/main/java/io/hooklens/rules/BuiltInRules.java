@@ -20,11 +20,15 @@ import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
 import io.hooklens.rules.lifecycle.LifecycleSleepZero;
 import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
+import io.hooklens.rules.openshift.DcExecNewPodContainerUnknown;
 import io.hooklens.rules.openshift.DcHookBothActions;
+import io.hooklens.rules.openshift.DcHookContainerNameMissing;
 import io.hooklens.rules.openshift.DcHookEmptyCommand;
 import io.hooklens.rules.openshift.DcHookFailurePolicyInvalid;
 import io.hooklens.rules.openshift.DcHookMissingFailurePolicy;
 import io.hooklens.rules.openshift.DcHookNoAction;
+import io.hooklens.rules.openshift.DcTagImagesContainerUnknown;
+import io.hooklens.rules.openshift.DcTagImagesTargetInvalid;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -58,6 +62,10 @@ public final class BuiltInRules {
         new DcHookBothActions(),
         new DcHookNoAction(),
         new DcHookEmptyCommand(),
+        new DcHookContainerNameMissing(),
+        new DcExecNewPodContainerUnknown(),
+        new DcTagImagesContainerUnknown(),
+        new DcTagImagesTargetInvalid(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
