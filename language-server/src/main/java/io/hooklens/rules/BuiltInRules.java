@@ -27,8 +27,11 @@ import io.hooklens.rules.openshift.DcHookEmptyCommand;
 import io.hooklens.rules.openshift.DcHookFailurePolicyInvalid;
 import io.hooklens.rules.openshift.DcHookMissingFailurePolicy;
 import io.hooklens.rules.openshift.DcHookNoAction;
+import io.hooklens.rules.openshift.DcHooksInInactiveParams;
+import io.hooklens.rules.openshift.DcRollingMidHook;
 import io.hooklens.rules.openshift.DcTagImagesContainerUnknown;
 import io.hooklens.rules.openshift.DcTagImagesTargetInvalid;
+import io.hooklens.rules.openshift.DeploymentHasDcHooks;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -66,6 +69,9 @@ public final class BuiltInRules {
         new DcExecNewPodContainerUnknown(),
         new DcTagImagesContainerUnknown(),
         new DcTagImagesTargetInvalid(),
+        new DcRollingMidHook(),
+        new DcHooksInInactiveParams(),
+        new DeploymentHasDcHooks(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
