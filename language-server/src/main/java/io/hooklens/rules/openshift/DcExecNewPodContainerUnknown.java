@@ -33,7 +33,8 @@ public final class DcExecNewPodContainerUnknown implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (DcHook h : DcHook.validatedIn(doc)) {
-      YMap exec = h.execNewPod();
+      // With tagImages as well the API rejects the hook, and the deployer would run tagImages instead.
+      YMap exec = h.setsBothActions() ? null : h.execNewPod();
       YScalar name = exec == null ? null : exec.scalar("containerName");
       if (name == null || DcHook.isBlank(name) || name.isTemplated()) {
         continue;

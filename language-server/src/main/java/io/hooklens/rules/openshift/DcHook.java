@@ -153,6 +153,15 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
     return names;
   }
 
+  /**
+   * Whether the hook sets both execNewPod and a non-empty tagImages list: the API then rejects it without reading
+   * either action (HL303), so the checks of each action stay quiet.
+   */
+  public boolean setsBothActions() {
+    return hook != null && !isBlank(hook.get("execNewPod")) && hook.get("tagImages") instanceof YSeq s
+        && s.size() > 0;
+  }
+
   /** Whether a value is absent, null or the empty string, which the API treats alike for string fields. */
   public static boolean isBlank(YNode value) {
     return value == null || value instanceof YScalar s && (s.type() == YScalar.Type.NULL || s.value().isEmpty());

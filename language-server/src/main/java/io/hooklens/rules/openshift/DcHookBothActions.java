@@ -7,7 +7,6 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.YMap;
-import io.hooklens.core.yaml.YSeq;
 
 @RuleInfo(
     id = "HL303",
@@ -21,16 +20,11 @@ public final class DcHookBothActions implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (DcHook h : DcHook.validatedIn(doc)) {
-      if (h.hook() == null) {
+      if (!h.setsBothActions()) {
         continue;
       }
       YMap.Entry exec = h.hook().entry("execNewPod");
       YMap.Entry tags = h.hook().entry("tagImages");
-      // Validation counts an empty tagImages list as absent.
-      if (exec == null || DcHook.isBlank(exec.value()) || tags == null
-          || !(tags.value() instanceof YSeq seq) || seq.size() == 0) {
-        continue;
-      }
       // The second action as written is the one to move or drop.
       boolean execFirst = exec.key().range().start().compareTo(tags.key().range().start()) < 0;
       ctx.report(execFirst ? tags.key() : exec.key(), "both", h.describe());

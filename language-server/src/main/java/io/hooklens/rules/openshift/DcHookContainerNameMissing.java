@@ -31,7 +31,7 @@ public final class DcHookContainerNameMissing implements Rule {
       YMap ps = h.podSpec();
       YSeq containers = ps == null ? null : ps.seq("containers");
       // With one container the API server fills the name in; with none the template is invalid anyway.
-      if (h.hook() == null || containers == null || containers.size() < 2) {
+      if (h.hook() == null || containers == null || containers.size() < 2 || h.setsBothActions()) {
         continue;
       }
       int n = containers.size();

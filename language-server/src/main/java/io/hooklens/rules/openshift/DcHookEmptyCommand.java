@@ -30,7 +30,7 @@ public final class DcHookEmptyCommand implements Rule {
   public void check(HookDocument doc, RuleContext ctx) {
     for (DcHook h : DcHook.validatedIn(doc)) {
       YMap exec = h.execNewPod();
-      if (exec == null) {
+      if (exec == null || h.setsBothActions()) {
         continue;
       }
       YMap.Entry command = exec.entry("command");

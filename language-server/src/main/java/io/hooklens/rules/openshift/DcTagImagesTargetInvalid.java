@@ -30,8 +30,7 @@ public final class DcTagImagesTargetInvalid implements Rule {
   public void check(HookDocument doc, RuleContext ctx) {
     for (DcHook h : DcHook.validatedIn(doc)) {
       YSeq tags = h.tagImages();
-      // With execNewPod as well, validation stops at the two actions (HL303) and reads no tagImages entry.
-      if (tags == null || h.execNewPod() != null) {
+      if (tags == null || h.setsBothActions()) {
         continue;
       }
       for (int i = 0; i < tags.size(); i++) {
