@@ -62,6 +62,18 @@ import io.hooklens.rules.lifecycle.PostStartBlocking;
 import io.hooklens.rules.lifecycle.PostStartTargetsOwnApp;
 import io.hooklens.rules.lifecycle.PreStopOnRunToCompletion;
 import io.hooklens.rules.lifecycle.PreStopPreferSleepAction;
+import io.hooklens.rules.openshift.DcExecNewPodContainerUnknown;
+import io.hooklens.rules.openshift.DcHookBothActions;
+import io.hooklens.rules.openshift.DcHookContainerNameMissing;
+import io.hooklens.rules.openshift.DcHookEmptyCommand;
+import io.hooklens.rules.openshift.DcHookFailurePolicyInvalid;
+import io.hooklens.rules.openshift.DcHookMissingFailurePolicy;
+import io.hooklens.rules.openshift.DcHookNoAction;
+import io.hooklens.rules.openshift.DcHooksInInactiveParams;
+import io.hooklens.rules.openshift.DcRollingMidHook;
+import io.hooklens.rules.openshift.DcTagImagesContainerUnknown;
+import io.hooklens.rules.openshift.DcTagImagesTargetInvalid;
+import io.hooklens.rules.openshift.DeploymentHasDcHooks;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -128,6 +140,19 @@ public final class BuiltInRules {
         new HelmHookExceedsTimeout(),
         new HelmHookTestMixed(),
         new HelmHookNoncanonical(),
+        // OpenShift DeploymentConfig hooks
+        new DcHookMissingFailurePolicy(),
+        new DcHookFailurePolicyInvalid(),
+        new DcHookBothActions(),
+        new DcHookNoAction(),
+        new DcHookEmptyCommand(),
+        new DcHookContainerNameMissing(),
+        new DcExecNewPodContainerUnknown(),
+        new DcTagImagesContainerUnknown(),
+        new DcTagImagesTargetInvalid(),
+        new DcRollingMidHook(),
+        new DcHooksInInactiveParams(),
+        new DeploymentHasDcHooks(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace(),
         new PreStopLeavesLittleShutdownTime(),

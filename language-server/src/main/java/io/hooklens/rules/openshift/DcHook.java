@@ -1,5 +1,6 @@
 package io.hooklens.rules.openshift;
 
+import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
@@ -93,6 +94,77 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
   /** {@code failurePolicy} as written, or null. */
   public YScalar failurePolicy() {
     return hook == null ? null : hook.scalar("failurePolicy");
+  }
+
+  /**
+   * Whether the API server validates this hook when it validates the owner: a params-form hook in the block its
+   * strategy type uses, and in either block for Custom or when the type is not known (a template expression, or
+   * a value the API rejects anyway). {@code rollingParams.mid} is not a field of the API and never counts.
+   */
+  public boolean validated() {
+    if (form != Form.PARAMS || (params.equals("rollingParams") && phase.equals("mid"))) {
+      return false;
+    }
+    String type = strategyType(owner);
+    if ("Rolling".equals(type)) {
+      return params.equals("rollingParams");
+    }
+    return !"Recreate".equals(type) || params.equals("recreateParams");
+  }
+
+  /** The {@link #validated()} hooks of every DeploymentConfig of a document, in document order. */
+  public static List<DcHook> validatedIn(HookDocument doc) {
+    List<DcHook> out = new ArrayList<>();
+    for (Resource r : doc.resources()) {
+      if (isDeploymentConfig(r)) {
+        for (DcHook h : of(r)) {
+          if (h.validated()) {
+            out.add(h);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Names of one container list of the template ({@code containers} or {@code initContainers}) when every one of
+   * them is known. Null when they cannot be known: {@code containers} is missing, the value is not a list, or a
+   * name is missing or a template expression (it could then match anything). A missing {@code initContainers}
+   * list is empty.
+   */
+  public List<String> knownContainerNames(String list) {
+    YMap ps = podSpec();
+    YNode cs = ps == null ? null : ps.get(list);
+    if (cs == null || cs instanceof YScalar blank && blank.type() == YScalar.Type.NULL) {
+      return "containers".equals(list) ? null : List.of();
+    }
+    if (!(cs instanceof YSeq seq)) {
+      return null;
+    }
+    List<String> names = new ArrayList<>();
+    for (YNode c : seq.items()) {
+      YScalar name = c instanceof YMap m ? m.scalar("name") : null;
+      if (name == null || name.type() == YScalar.Type.NULL || name.isTemplated()) {
+        return null;
+      }
+      names.add(name.value());
+    }
+    return names;
+  }
+
+  /**
+   * Whether the hook sets both execNewPod and a non-empty tagImages list: the API then rejects it without reading
+   * either action (HL303), so the checks of each action stay quiet.
+   */
+  public boolean setsBothActions() {
+    return hook != null && !isBlank(hook.get("execNewPod")) && hook.get("tagImages") instanceof YSeq s
+        && s.size() > 0;
+  }
+
+  /** Whether a value is absent, null or the empty string, which the API treats alike for string fields. */
+  public static boolean isBlank(YNode value) {
+    return value == null || value instanceof YScalar s && (s.type() == YScalar.Type.NULL || s.value().isEmpty());
   }
 
   /** The pod template spec of the owner, or null. */
