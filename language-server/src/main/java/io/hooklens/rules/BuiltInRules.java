@@ -20,6 +20,8 @@ import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
 import io.hooklens.rules.lifecycle.LifecycleSleepZero;
 import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
+import io.hooklens.rules.openshift.DcDeadlineVsTimeout;
+import io.hooklens.rules.openshift.DcStrategyTimingInvalid;
 import java.util.List;
 
 /** Every rule Hooklens ships, in one list: the single place a new rule is registered. */
@@ -47,6 +49,9 @@ public final class BuiltInRules {
         new LifecycleHttpGetScheme(),
         new LifecycleHttpGetHost(),
         new LifecycleHttpGetHeaderName(),
+        // OpenShift DeploymentConfig hooks
+        new DcStrategyTimingInvalid(),
+        new DcDeadlineVsTimeout(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
