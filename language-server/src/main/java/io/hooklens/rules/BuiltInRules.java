@@ -21,6 +21,9 @@ import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
 import io.hooklens.rules.lifecycle.LifecycleSleepZero;
 import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
 import io.hooklens.rules.openshift.DcDeadlineVsTimeout;
+import io.hooklens.rules.openshift.DcMidHookAbortOutage;
+import io.hooklens.rules.openshift.DcPostHookAbort;
+import io.hooklens.rules.openshift.DcRetryCannotSucceed;
 import io.hooklens.rules.openshift.DcStrategyTimingInvalid;
 import java.util.List;
 
@@ -52,6 +55,9 @@ public final class BuiltInRules {
         // OpenShift DeploymentConfig hooks
         new DcStrategyTimingInvalid(),
         new DcDeadlineVsTimeout(),
+        new DcPostHookAbort(),
+        new DcMidHookAbortOutage(),
+        new DcRetryCannotSucceed(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
