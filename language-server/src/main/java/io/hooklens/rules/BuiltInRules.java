@@ -21,6 +21,8 @@ import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
 import io.hooklens.rules.lifecycle.LifecycleSleepZero;
 import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
 import io.hooklens.rules.openshift.DcDeadlineVsTimeout;
+import io.hooklens.rules.openshift.DcHookPodMissingContext;
+import io.hooklens.rules.openshift.DcHookVolumeUnknown;
 import io.hooklens.rules.openshift.DcMidHookAbortOutage;
 import io.hooklens.rules.openshift.DcPostHookAbort;
 import io.hooklens.rules.openshift.DcRetryCannotSucceed;
@@ -58,6 +60,8 @@ public final class BuiltInRules {
         new DcPostHookAbort(),
         new DcMidHookAbortOutage(),
         new DcRetryCannotSucceed(),
+        new DcHookVolumeUnknown(),
+        new DcHookPodMissingContext(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
