@@ -20,11 +20,14 @@ import io.hooklens.rules.lifecycle.LifecycleSleepOutOfRange;
 import io.hooklens.rules.lifecycle.LifecycleSleepUnavailable;
 import io.hooklens.rules.lifecycle.LifecycleSleepZero;
 import io.hooklens.rules.lifecycle.LifecycleTcpSocketUnsupported;
+import io.hooklens.rules.openshift.DcCustomStrategyHooks;
 import io.hooklens.rules.openshift.DcDeadlineVsTimeout;
+import io.hooklens.rules.openshift.DcDeprecated;
 import io.hooklens.rules.openshift.DcHookPodMissingContext;
 import io.hooklens.rules.openshift.DcHookVolumeUnknown;
 import io.hooklens.rules.openshift.DcMidHookAbortOutage;
 import io.hooklens.rules.openshift.DcPostHookAbort;
+import io.hooklens.rules.openshift.DcProposalLifecycleBlock;
 import io.hooklens.rules.openshift.DcRetryCannotSucceed;
 import io.hooklens.rules.openshift.DcStrategyTimingInvalid;
 import java.util.List;
@@ -62,6 +65,9 @@ public final class BuiltInRules {
         new DcRetryCannotSucceed(),
         new DcHookVolumeUnknown(),
         new DcHookPodMissingContext(),
+        new DcDeprecated(),
+        new DcProposalLifecycleBlock(),
+        new DcCustomStrategyHooks(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace());
   }
