@@ -2,6 +2,7 @@ package io.hooklens.rules;
 
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleRegistry;
+import io.hooklens.rules.budget.DcHookVsDeadline;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.InputRejected;
@@ -69,7 +70,8 @@ public final class BuiltInRules {
         new DcProposalLifecycleBlock(),
         new DcCustomStrategyHooks(),
         // Grace period and hook budgets
-        new PreStopBudgetExceedsGrace());
+        new PreStopBudgetExceedsGrace(),
+        new DcHookVsDeadline());
   }
 
   public static RuleRegistry registry() {
