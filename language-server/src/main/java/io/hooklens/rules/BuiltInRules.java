@@ -2,6 +2,7 @@ package io.hooklens.rules;
 
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleRegistry;
+import io.hooklens.rules.budget.DcHookVsDeadline;
 import io.hooklens.rules.budget.PostStartSerialisesRollout;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
 import io.hooklens.rules.budget.PreStopLeavesLittleShutdownTime;
@@ -62,6 +63,9 @@ import io.hooklens.rules.lifecycle.PostStartBlocking;
 import io.hooklens.rules.lifecycle.PostStartTargetsOwnApp;
 import io.hooklens.rules.lifecycle.PreStopOnRunToCompletion;
 import io.hooklens.rules.lifecycle.PreStopPreferSleepAction;
+import io.hooklens.rules.openshift.DcCustomStrategyHooks;
+import io.hooklens.rules.openshift.DcDeadlineVsTimeout;
+import io.hooklens.rules.openshift.DcDeprecated;
 import io.hooklens.rules.openshift.DcExecNewPodContainerUnknown;
 import io.hooklens.rules.openshift.DcHookBothActions;
 import io.hooklens.rules.openshift.DcHookContainerNameMissing;
@@ -69,8 +73,15 @@ import io.hooklens.rules.openshift.DcHookEmptyCommand;
 import io.hooklens.rules.openshift.DcHookFailurePolicyInvalid;
 import io.hooklens.rules.openshift.DcHookMissingFailurePolicy;
 import io.hooklens.rules.openshift.DcHookNoAction;
+import io.hooklens.rules.openshift.DcHookPodMissingContext;
+import io.hooklens.rules.openshift.DcHookVolumeUnknown;
 import io.hooklens.rules.openshift.DcHooksInInactiveParams;
+import io.hooklens.rules.openshift.DcMidHookAbortOutage;
+import io.hooklens.rules.openshift.DcPostHookAbort;
+import io.hooklens.rules.openshift.DcProposalLifecycleBlock;
+import io.hooklens.rules.openshift.DcRetryCannotSucceed;
 import io.hooklens.rules.openshift.DcRollingMidHook;
+import io.hooklens.rules.openshift.DcStrategyTimingInvalid;
 import io.hooklens.rules.openshift.DcTagImagesContainerUnknown;
 import io.hooklens.rules.openshift.DcTagImagesTargetInvalid;
 import io.hooklens.rules.openshift.DeploymentHasDcHooks;
@@ -152,12 +163,23 @@ public final class BuiltInRules {
         new DcTagImagesTargetInvalid(),
         new DcRollingMidHook(),
         new DcHooksInInactiveParams(),
+        new DcStrategyTimingInvalid(),
+        new DcDeadlineVsTimeout(),
+        new DcPostHookAbort(),
+        new DcMidHookAbortOutage(),
+        new DcRetryCannotSucceed(),
+        new DcHookVolumeUnknown(),
+        new DcHookPodMissingContext(),
+        new DcDeprecated(),
+        new DcProposalLifecycleBlock(),
+        new DcCustomStrategyHooks(),
         new DeploymentHasDcHooks(),
         // Grace period and hook budgets
         new PreStopBudgetExceedsGrace(),
         new PreStopLeavesLittleShutdownTime(),
         new PreStopWithZeroGrace(),
         new ProbeGraceBelowPreStop(),
+        new DcHookVsDeadline(),
         new PostStartSerialisesRollout());
   }
 

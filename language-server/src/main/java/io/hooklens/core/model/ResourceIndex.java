@@ -36,6 +36,9 @@ final class ResourceIndex {
       "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration", "APIService", "StorageClass",
       "PodDisruptionBudget", "HorizontalPodAutoscaler", "PriorityClass", "LimitRange", "ResourceQuota");
 
+  /** The legacy ungrouped API versions an OpenShift Template was written in, pre-release ones included. */
+  private static final Set<String> LEGACY_TEMPLATE_VERSIONS = Set.of("v1", "v1beta1", "v1beta3");
+
   private static final int MAX_SEARCH_DEPTH = 40;
 
   private final List<Resource> resources = new ArrayList<>();
@@ -73,7 +76,8 @@ final class ResourceIndex {
       return;
     }
     if (isTemplate(r)) {
-      YSeq objects = root.seq("objects");
+      // The 2015 v1beta1 Template called its object list items.
+      YSeq objects = root.has("objects") ? root.seq("objects") : root.seq("items");
       if (objects != null) {
         for (YNode o : objects.items()) {
           if (o instanceof YMap m) {
@@ -107,7 +111,7 @@ final class ResourceIndex {
 
   private static boolean isTemplate(Resource r) {
     return "Template".equals(r.kind()) && r.apiVersion() != null
-        && (r.apiVersion().startsWith("template.openshift.io/") || r.apiVersion().equals("v1"));
+        && (r.apiVersion().startsWith("template.openshift.io/") || LEGACY_TEMPLATE_VERSIONS.contains(r.apiVersion()));
   }
 
   /** Custom resources (RayCluster, Argo Rollout...) embed pod specs at paths of their own. */

@@ -8,6 +8,7 @@ import io.hooklens.core.yaml.YScalar;
 import io.hooklens.core.yaml.YSeq;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -32,6 +33,10 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
 
   public static final List<String> PHASES = List.of("pre", "mid", "post");
   public static final Set<String> POLICIES = Set.of("Abort", "Retry", "Ignore");
+  /** {@code activeDeadlineSeconds} the API server sets when it is absent (MaxDeploymentDurationSeconds, 6 h). */
+  public static final long DEFAULT_ACTIVE_DEADLINE_SECONDS = 21600;
+  /** {@code timeoutSeconds} the API server sets in both params blocks when it is absent. */
+  public static final long DEFAULT_TIMEOUT_SECONDS = 600;
 
   /** Whether a resource is an OpenShift DeploymentConfig (apps.openshift.io/v1 or the legacy v1 group). */
   public static boolean isDeploymentConfig(Resource r) {
@@ -192,5 +197,136 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
   /** {@code recreateParams.pre} style path, for messages. */
   public String describe() {
     return (form == Form.PROPOSAL ? "strategy.lifecycle." : params + ".") + phase;
+  }
+
+  /**
+   * Whether a resource is a DeploymentConfig of OpenShift's 2015 pre-release APIs ({@code v1beta1},
+   * {@code v1beta3}), which no cluster serves any more; its hooks are still what such a file means once moved to
+   * apps.openshift.io/v1.
+   */
+  public static boolean isLegacyDeploymentConfig(Resource r) {
+    return "DeploymentConfig".equals(r.kind())
+        && ("v1beta1".equals(r.apiVersion()) || "v1beta3".equals(r.apiVersion()));
+  }
+
+  /**
+   * The hooks of a legacy DeploymentConfig in both forms, in document order, wherever its layout keeps the
+   * strategy: {@code spec.strategy} (v1beta3) or {@code template.strategy} (v1beta1).
+   */
+  public static List<DcHook> ofLegacy(Resource r) {
+    if (!isLegacyDeploymentConfig(r)) {
+      return List.of();
+    }
+    List<DcHook> out = new ArrayList<>(of(r));
+    YMap template = r.root().map("template");
+    YMap strategy = template == null ? null : template.map("strategy");
+    if (strategy != null) {
+      for (String params : List.of("recreateParams", "rollingParams")) {
+        collect(r, Form.PARAMS, params, strategy.map(params), out);
+      }
+      collect(r, Form.PROPOSAL, "lifecycle", strategy.map("lifecycle"), out);
+    }
+    return out;
+  }
+
+  /**
+   * Whether the standard deployer runs this hook on a rollout: a params-form hook in the block its strategy
+   * type uses, or in either block when the type is a template expression. Custom strategies run their own
+   * image, so their hooks are not counted.
+   */
+  public boolean runsOnRollout() {
+    if (form != Form.PARAMS || hook == null) {
+      return false;
+    }
+    // The strategy holding this hook: spec.strategy, or template.strategy in the v1beta1 layout.
+    YNode block = hook.parent();
+    YMap strategy = block == null || block.parent() == null ? null : block.parent().asMap();
+    YScalar t = strategy == null ? null : strategy.scalar("type");
+    if (t != null && t.isTemplated()) {
+      return true;
+    }
+    String type = t == null || t.type() == YScalar.Type.NULL ? "Rolling" : t.value();
+    return (type.equals("Recreate") && params.equals("recreateParams"))
+        || (type.equals("Rolling") && params.equals("rollingParams"));
+  }
+
+  /**
+   * {@code failurePolicy} when it is known, else null: absent, null or empty (which the API rejects), or a
+   * template expression.
+   */
+  public String policy() {
+    YScalar p = failurePolicy();
+    return p == null || p.type() == YScalar.Type.NULL || p.value().isEmpty() || p.isTemplated() ? null : p.value();
+  }
+
+  /** The params block holding this hook (in either layout), or null for the proposal form or a non-map hook. */
+  public YMap paramsBlock() {
+    return form == Form.PARAMS && hook != null && hook.parent() != null ? hook.parent().asMap() : null;
+  }
+
+  /**
+   * {@code timeoutSeconds} of this hook's params block: as written, 600 when absent, empty when unknown or for
+   * the proposal form.
+   */
+  public OptionalLong timeoutSeconds() {
+    YMap block = paramsBlock();
+    if (block == null) {
+      return OptionalLong.empty();
+    }
+    return orDefault(block.scalar("timeoutSeconds"), DEFAULT_TIMEOUT_SECONDS);
+  }
+
+  /** {@code spec.strategy.activeDeadlineSeconds} as written, or null. */
+  public static YScalar activeDeadlineNode(Resource r) {
+    YMap s = strategy(r);
+    return s == null ? null : s.scalar("activeDeadlineSeconds");
+  }
+
+  /** The effective {@code activeDeadlineSeconds}: as written, 21600 when absent, empty when unknown. */
+  public static OptionalLong activeDeadline(Resource r) {
+    return orDefault(activeDeadlineNode(r), DEFAULT_ACTIVE_DEADLINE_SECONDS);
+  }
+
+  /** Describes the deadline for messages: {@code 21600s, the default}, {@code 900s} or {@code unknown}. */
+  public static String describeActiveDeadline(Resource r) {
+    OptionalLong d = activeDeadline(r);
+    YScalar n = activeDeadlineNode(r);
+    boolean isDefault = n == null || n.type() == YScalar.Type.NULL;
+    return d.isPresent() ? d.getAsLong() + "s" + (isDefault ? ", the default" : "") : "unknown";
+  }
+
+  /** An integer field: its value, the default when absent or null, empty when it is anything else. */
+  static OptionalLong orDefault(YScalar s, long defaultValue) {
+    if (s == null || s.type() == YScalar.Type.NULL) {
+      return OptionalLong.of(defaultValue);
+    }
+    return s.asLong();
+  }
+
+  /**
+   * The regular container an execNewPod hook is built from: the one {@code containerName} names, or the only
+   * container when the name is empty (the API server defaults it so). Null when it cannot be known.
+   */
+  public YMap execContainer() {
+    YMap exec = execNewPod();
+    YMap ps = podSpec();
+    YSeq cs = ps == null ? null : ps.seq("containers");
+    if (exec == null || cs == null) {
+      return null;
+    }
+    YScalar name = exec.scalar("containerName");
+    boolean empty = name == null || name.type() == YScalar.Type.NULL || name.value().isEmpty();
+    if (empty) {
+      return cs.size() == 1 ? cs.get(0).asMap() : null;
+    }
+    if (name.isTemplated()) {
+      return null;
+    }
+    for (YNode c : cs.items()) {
+      if (c instanceof YMap m && name.value().equals(m.string("name"))) {
+        return m;
+      }
+    }
+    return null;
   }
 }
