@@ -80,7 +80,8 @@ class CorpusTest {
 
   @Test
   void knownRealBugsAreFound() throws IOException {
-    String manifests = lintToSnapshot(TestPaths.corpus().resolve("manifests"));
+    String manifests = lintToSnapshot(TestPaths.corpus().resolve("manifests"))
+        + lintToSnapshot(TestPaths.corpus().resolve("openshift"));
     for (String expected : KNOWN) {
       String file = expected.split(" ")[0];
       String rule = expected.split(" ")[1];
@@ -89,7 +90,7 @@ class CorpusTest {
     }
   }
 
-  /** Real bugs from corpus/INDEX.md: file prefix, then the rule that must report it. */
+  /** Real bugs from corpus/INDEX.md: file name, then the rule that must report it. */
   private static final List<String> KNOWN = List.of(
       "kubernetes__ingress-nginx__deploy__static__provider__kind__deploy.yaml HL403",
       "projectcalico__calico__manifests__calico.yaml HL403",
@@ -100,5 +101,16 @@ class CorpusTest {
       "kubernetes__api__testdata__HEAD__core.v1.Pod.yaml HL102",
       "kubernetes__api__testdata__HEAD__core.v1.Pod.yaml HL103",
       "kubernetes__api__testdata__HEAD__apps.v1.Deployment.yaml HL102",
-      "GoogleCloudPlatform__kubernetes-engine-samples__ai-ml__infw-gw__examples__getting-started__vllm-llama3-8b-instruct.yaml HL001");
+      "GoogleCloudPlatform__kubernetes-engine-samples__ai-ml__infw-gw__examples__getting-started__vllm-llama3-8b-instruct.yaml HL001",
+      "openshift__openshift-ansible__roles__openshift_examples__files__examples__v1.0__quickstart-templates__cakephp-mysql.json HL311",
+      "openshift__library__official__cakephp__templates__cakephp-mysql-example.json HL322",
+      "sclorg__cakephp-ex__openshift__templates__cakephp-mysql.json HL322",
+      "sclorg__cakephp-ex__openshift__templates__cakephp-mysql-persistent.json HL322",
+      "sclorg__rails-ex__openshift__templates__rails-postgresql.json HL322",
+      "sclorg__rails-ex__openshift__templates__rails-postgresql-persistent.json HL322",
+      "openshift__openshift-ansible__roles__openshift_examples__files__examples__latest__quickstart-templates__amp.yaml HL314",
+      "sclorg__dancer-ex__openshift__templates__dancer-mysql.json HL314",
+      "sclorg__rails-ex__example__template__ruby-rails-example-with-postgresql.json HL314",
+      "openshift__origin__test__testdata__complete-dc-hooks.yaml HL314",
+      "openshift__origin__test__extended__testdata__deployments__failing-pre-hook.yaml HL316");
 }
