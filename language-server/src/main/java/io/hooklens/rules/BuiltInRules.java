@@ -4,6 +4,7 @@ import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.budget.PreStopBudgetExceedsGrace;
 import io.hooklens.rules.input.DuplicateKey;
+import io.hooklens.rules.input.HelmRenderFailed;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
@@ -22,6 +23,7 @@ public final class BuiltInRules {
         new InputRejected(),
         new DuplicateKey(),
         new InvalidSuppression(),
+        new HelmRenderFailed(),
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
         new LifecycleSleepOutOfRange(),
