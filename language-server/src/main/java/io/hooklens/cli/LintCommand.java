@@ -1,5 +1,7 @@
 package io.hooklens.cli;
 
+import io.hooklens.chart.ChartLinter;
+import io.hooklens.chart.ValuesSet;
 import io.hooklens.cli.report.CheckstyleFormatter;
 import io.hooklens.cli.report.FileResult;
 import io.hooklens.cli.report.Formatter;
@@ -26,7 +28,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,11 +61,14 @@ public final class LintCommand implements Callable<Integer> {
   /** When to colour text output. */
   enum ColorMode { auto, always, never }
 
+  private static final String CHART_YAML = "Chart.yaml";
+
   @Spec
   CommandSpec spec;
 
   @Parameters(arity = "1..*", paramLabel = "PATH",
-      description = "Files, directories (searched for .yaml, .yml and .json files) or - for standard input.")
+      description = "Files, directories (searched for .yaml, .yml and .json files, and for Helm charts) or - for "
+          + "standard input. A directory with a Chart.yaml is rendered with Helm and linted as a chart.")
   List<String> paths;
 
   @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
@@ -89,10 +97,22 @@ public final class LintCommand implements Callable<Integer> {
       description = "Name to report for standard input; a .json name reads it as JSON.")
   String stdinFilename;
 
+  @Option(names = "--values", paramLabel = "FILE",
+      description = "For charts: also render with this values file on top of values.yaml, as one more values set "
+          + "(repeatable).")
+  List<Path> valuesFiles = new ArrayList<>();
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "For charts: set a value in every values set, as helm --set does (one KEY=VALUE each; "
+          + "repeatable).")
+  Map<String, String> setValues = new LinkedHashMap<>();
+
   @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
       description = "Colour text output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; auto means when "
           + "writing to a terminal and NO_COLOR is unset).")
   ColorMode color;
+
+  private boolean toldChartsDoNotRender;
 
   @Override
   public Integer call() throws IOException {
@@ -105,13 +125,20 @@ public final class LintCommand implements Callable<Integer> {
             "--kubernetes-version must look like 1.34, not \"" + kubernetesVersion + "\"");
       }
     }
+    for (Path v : valuesFiles) {
+      if (!Files.isRegularFile(v)) {
+        err.println("hooklens: --values " + v + ": no such file");
+        return ExitCodes.USAGE;
+      }
+    }
     Linter linter = new Linter(BuiltInRules.registry());
     ConfigResolver configs = new ConfigResolver(linter.registry(), config);
+    Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, target, err);
     List<FileResult> results = new ArrayList<>();
     int exit = ExitCodes.CLEAN;
     try {
       for (String arg : paths) {
-        exit = Math.max(exit, lintArgument(arg, linter, configs, target, results, err));
+        exit = Math.max(exit, lintArgument(arg, inputs, results));
       }
     } catch (ConfigResolver.ConfigException e) {
       err.println("hooklens: " + e.getMessage());
@@ -138,8 +165,13 @@ public final class LintCommand implements Callable<Integer> {
     return exit;
   }
 
-  private int lintArgument(String arg, Linter linter, ConfigResolver configs, Version target,
-      List<FileResult> results, PrintWriter err) throws ConfigResolver.ConfigException {
+  /** What linting an argument needs besides the argument. */
+  private record Inputs(Linter linter, ChartLinter charts, ConfigResolver configs, Version target,
+      PrintWriter err) {}
+
+  private int lintArgument(String arg, Inputs in, List<FileResult> results)
+      throws ConfigResolver.ConfigException {
+    PrintWriter err = in.err();
     if (arg.equals("-")) {
       byte[] bytes;
       try {
@@ -148,8 +180,8 @@ public final class LintCommand implements Callable<Integer> {
         err.println("hooklens: cannot read standard input: " + e.getMessage());
         return ExitCodes.USAGE;
       }
-      Config c = withTarget(configs.forFile(Path.of(stdinFilename)).config(), target);
-      results.add(new FileResult(stdinFilename, linter.lint(stdinFilename, bytes, c)));
+      Config c = withTarget(in.configs().forFile(Path.of(stdinFilename)).config(), in.target());
+      results.add(new FileResult(stdinFilename, in.linter().lint(stdinFilename, bytes, c)));
       return ExitCodes.CLEAN;
     }
     Path path = Path.of(arg);
@@ -157,11 +189,16 @@ public final class LintCommand implements Callable<Integer> {
       err.println("hooklens: " + arg + ": no such file or directory");
       return ExitCodes.USAGE;
     }
+    boolean charts = chartsRender(err);
+    if (charts && path.getFileName() != null && path.getFileName().toString().equals(CHART_YAML)
+        && Files.isRegularFile(path)) {
+      return lintChart(path.getParent() == null ? Path.of(".") : path.getParent(), false, in, results);
+    }
     List<Path> files;
     boolean walked = Files.isDirectory(path);
     if (walked) {
       try {
-        files = InputFiles.walk(path);
+        files = InputFiles.walk(path, charts);
       } catch (IOException e) {
         err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
         return ExitCodes.USAGE;
@@ -175,7 +212,11 @@ public final class LintCommand implements Callable<Integer> {
     }
     int exit = ExitCodes.CLEAN;
     for (Path file : files) {
-      ConfigResolver.Resolved resolved = configs.forFile(file);
+      if (Files.isDirectory(file)) {
+        exit = Math.max(exit, lintChart(file, walked, in, results));
+        continue;
+      }
+      ConfigResolver.Resolved resolved = in.configs().forFile(file);
       if (walked && resolved.excludes(file)) {
         continue;
       }
@@ -192,9 +233,50 @@ public final class LintCommand implements Callable<Integer> {
         continue;
       }
       String name = file.toString();
-      results.add(new FileResult(name, linter.lint(name, bytes, withTarget(resolved.config(), target))));
+      Config c = withTarget(resolved.config(), in.target());
+      results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
     }
     return exit;
+  }
+
+  /** Whether charts can be rendered here; says once, when they cannot, that they are linted file by file. */
+  private boolean chartsRender(PrintWriter err) {
+    Optional<String> why = ChartLinter.unavailable();
+    if (why.isPresent() && !toldChartsDoNotRender) {
+      toldChartsDoNotRender = true;
+      err.println("hooklens: charts are linted template by template, not rendered: " + why.get());
+    }
+    return why.isEmpty();
+  }
+
+  /**
+   * Renders a chart once per values set and adds a result per file its findings are in; the
+   * configuration is the one of its Chart.yaml, and in a directory walk its excludes apply to the
+   * chart and to each of its files.
+   */
+  private int lintChart(Path dir, boolean walked, Inputs in, List<FileResult> results)
+      throws ConfigResolver.ConfigException {
+    Path chartYaml = dir.resolve(CHART_YAML);
+    ConfigResolver.Resolved resolved = in.configs().forFile(chartYaml);
+    if (walked && resolved.excludes(chartYaml)) {
+      return ExitCodes.CLEAN;
+    }
+    try {
+      List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles);
+      Config c = withTarget(resolved.config(), in.target());
+      for (ChartLinter.ChartFile f : in.charts().lint(dir, sets, setValues, c)) {
+        boolean excluded = walked && !f.displayName().equals(chartYaml.toString())
+            && resolved.excludes(Path.of(f.displayName()));
+        if (excluded) {
+          continue;
+        }
+        results.add(new FileResult(f.displayName(), f.result(), f.valuesSets()));
+      }
+    } catch (IOException e) {
+      in.err().println("hooklens: cannot read chart " + dir + ": " + reason(e));
+      return ExitCodes.USAGE;
+    }
+    return ExitCodes.CLEAN;
   }
 
   private static String reason(Throwable e) {

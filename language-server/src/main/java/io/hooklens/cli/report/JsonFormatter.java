@@ -11,7 +11,8 @@ import java.io.PrintWriter;
 
 /**
  * The public JSON contract, version 1: lines and columns are 1-based, columns count code points,
- * ends are exclusive.
+ * ends are exclusive. A finding in a chart file also has {@code values}, the values sets that produce
+ * it; plain files' findings do not have the field.
  */
 public final class JsonFormatter implements Formatter {
   static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -30,6 +31,10 @@ public final class JsonFormatter implements Formatter {
         n.put("severity", f.severity().label());
         n.put("message", f.message());
         n.put("file", file.displayName());
+        if (!file.valuesOf(f).isEmpty()) {
+          ArrayNode values = n.putArray("values");
+          file.valuesOf(f).forEach(values::add);
+        }
         ObjectNode range = n.putObject("range");
         position(range.putObject("start"), f.range().start());
         position(range.putObject("end"), f.range().end());
