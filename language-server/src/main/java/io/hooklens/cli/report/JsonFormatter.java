@@ -31,10 +31,6 @@ public final class JsonFormatter implements Formatter {
         n.put("severity", f.severity().label());
         n.put("message", f.message());
         n.put("file", file.displayName());
-        if (!file.valuesOf(f).isEmpty()) {
-          ArrayNode values = n.putArray("values");
-          file.valuesOf(f).forEach(values::add);
-        }
         ObjectNode range = n.putObject("range");
         position(range.putObject("start"), f.range().start());
         position(range.putObject("end"), f.range().end());
@@ -56,6 +52,10 @@ public final class JsonFormatter implements Formatter {
             position(rr.putObject("start"), r.range().start());
             position(rr.putObject("end"), r.range().end());
           }
+        }
+        if (!file.valuesOf(f).isEmpty()) {
+          ArrayNode values = n.putArray("values");
+          file.valuesOf(f).forEach(values::add);
         }
       }
     }
