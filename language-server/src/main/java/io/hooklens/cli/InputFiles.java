@@ -21,13 +21,21 @@ final class InputFiles {
   }
 
   /**
-   * The manifest files under a directory, in a stable order. With {@code charts}, a directory that
-   * holds a {@code Chart.yaml} is listed itself, as one chart, and not searched; without it, chart
-   * templates are listed like manifests (they are read with their template actions masked). Hidden
-   * directories are skipped, and so are {@code .hooklens.yaml} and {@code Chart.yaml}, which are not
-   * manifests.
+   * The manifest files under a directory, in a stable order, where a directory that holds a
+   * {@code Chart.yaml} (the directory itself included) is listed as one chart and not searched.
+   * Hidden directories are skipped, and so are {@code .hooklens.yaml} and {@code Chart.yaml}, which
+   * are not manifests.
    */
-  static List<Path> walk(Path dir, boolean charts) throws IOException {
+  static List<Path> walk(Path dir) throws IOException {
+    return walk(dir, true);
+  }
+
+  /** A chart's files as manifests, its templates and subcharts' included, for linting one by one. */
+  static List<Path> walkChart(Path chart) throws IOException {
+    return walk(chart, false);
+  }
+
+  private static List<Path> walk(Path dir, boolean charts) throws IOException {
     List<Path> out = new ArrayList<>();
     Files.walkFileTree(dir, new SimpleFileVisitor<>() {
       @Override

@@ -189,70 +189,60 @@ public final class LintCommand implements Callable<Integer> {
       err.println("hooklens: " + arg + ": no such file or directory");
       return ExitCodes.USAGE;
     }
-    boolean charts = chartsRender(err);
-    if (charts && path.getFileName() != null && path.getFileName().toString().equals(CHART_YAML)
+    if (path.getFileName() != null && path.getFileName().toString().equals(CHART_YAML)
         && Files.isRegularFile(path)) {
       return lintChart(path.getParent() == null ? Path.of(".") : path.getParent(), false, in, results);
     }
+    if (!Files.isDirectory(path)) {
+      return lintFile(path, false, in, results);
+    }
     List<Path> files;
-    boolean walked = Files.isDirectory(path);
-    if (walked) {
-      try {
-        files = InputFiles.walk(path, charts);
-      } catch (IOException e) {
-        err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
-        return ExitCodes.USAGE;
-      }
-      if (files.isEmpty()) {
-        err.println("hooklens: " + arg + ": no .yaml, .yml or .json files found");
-        return ExitCodes.USAGE;
-      }
-    } else {
-      files = List.of(path);
+    try {
+      files = InputFiles.walk(path);
+    } catch (IOException e) {
+      err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    if (files.isEmpty()) {
+      err.println("hooklens: " + arg + ": no .yaml, .yml or .json files found");
+      return ExitCodes.USAGE;
     }
     int exit = ExitCodes.CLEAN;
     for (Path file : files) {
-      if (Files.isDirectory(file)) {
-        exit = Math.max(exit, lintChart(file, walked, in, results));
-        continue;
-      }
-      ConfigResolver.Resolved resolved = in.configs().forFile(file);
-      if (walked && resolved.excludes(file)) {
-        continue;
-      }
-      byte[] bytes;
-      try {
-        bytes = Files.readAllBytes(file);
-      } catch (NoSuchFileException e) {
-        err.println("hooklens: " + file + ": no such file");
-        exit = ExitCodes.USAGE;
-        continue;
-      } catch (IOException | OutOfMemoryError e) {
-        err.println("hooklens: cannot read " + file + ": " + reason(e));
-        exit = ExitCodes.USAGE;
-        continue;
-      }
-      String name = file.toString();
-      Config c = withTarget(resolved.config(), in.target());
-      results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
+      // A chart named on the command line is not subject to excludes, as a named file is not.
+      boolean walked = !file.equals(path);
+      boolean chart = Files.isDirectory(file) && ChartLinter.isChart(file);
+      exit = Math.max(exit, chart ? lintChart(file, walked, in, results) : lintFile(file, true, in, results));
     }
     return exit;
   }
 
-  /** Whether charts can be rendered here; says once, when they cannot, that they are linted file by file. */
-  private boolean chartsRender(PrintWriter err) {
-    Optional<String> why = ChartLinter.unavailable();
-    if (why.isPresent() && !toldChartsDoNotRender) {
-      toldChartsDoNotRender = true;
-      err.println("hooklens: charts are linted template by template, not rendered: " + why.get());
+  private int lintFile(Path file, boolean walked, Inputs in, List<FileResult> results)
+      throws ConfigResolver.ConfigException {
+    ConfigResolver.Resolved resolved = in.configs().forFile(file);
+    if (walked && resolved.excludes(file)) {
+      return ExitCodes.CLEAN;
     }
-    return why.isEmpty();
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      in.err().println("hooklens: " + file + ": no such file");
+      return ExitCodes.USAGE;
+    } catch (IOException | OutOfMemoryError e) {
+      in.err().println("hooklens: cannot read " + file + ": " + reason(e));
+      return ExitCodes.USAGE;
+    }
+    String name = file.toString();
+    Config c = withTarget(resolved.config(), in.target());
+    results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
+    return ExitCodes.CLEAN;
   }
 
   /**
    * Renders a chart once per values set and adds a result per file its findings are in; the
    * configuration is the one of its Chart.yaml, and in a directory walk its excludes apply to the
-   * chart and to each of its files.
+   * chart and to each of its files. Where Helm cannot run, the chart's files are linted one by one.
    */
   private int lintChart(Path dir, boolean walked, Inputs in, List<FileResult> results)
       throws ConfigResolver.ConfigException {
@@ -260,6 +250,10 @@ public final class LintCommand implements Callable<Integer> {
     ConfigResolver.Resolved resolved = in.configs().forFile(chartYaml);
     if (walked && resolved.excludes(chartYaml)) {
       return ExitCodes.CLEAN;
+    }
+    Optional<String> unavailable = ChartLinter.unavailable();
+    if (unavailable.isPresent()) {
+      return lintChartFiles(dir, unavailable.get(), in, results);
     }
     try {
       List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles);
@@ -277,6 +271,27 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     return ExitCodes.CLEAN;
+  }
+
+  /** Lints a chart's files one by one, templates with their actions masked; says once why. */
+  private int lintChartFiles(Path dir, String why, Inputs in, List<FileResult> results)
+      throws ConfigResolver.ConfigException {
+    if (!toldChartsDoNotRender) {
+      toldChartsDoNotRender = true;
+      in.err().println("hooklens: charts are linted template by template, not rendered: " + why);
+    }
+    List<Path> files;
+    try {
+      files = InputFiles.walkChart(dir);
+    } catch (IOException e) {
+      in.err().println("hooklens: cannot read directory " + dir + ": " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    int exit = ExitCodes.CLEAN;
+    for (Path file : files) {
+      exit = Math.max(exit, lintFile(file, true, in, results));
+    }
+    return exit;
   }
 
   private static String reason(Throwable e) {

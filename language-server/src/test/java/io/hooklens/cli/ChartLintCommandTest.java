@@ -140,4 +140,23 @@ class ChartLintCommandTest {
     assertFalse(r.out().contains("daemonset.yaml"), r.out());
     assertTrue(r.out().contains("deployment.yaml"), r.out());
   }
+
+  @Test
+  void whereHelmCannotRunChartsAreLintedTemplateByTemplate() throws Exception {
+    Path shop = chart("shop");
+    Path pod = Files.writeString(dir.resolve("pod.yaml"), LintCommandTest.CLEAN);
+    String arch = System.getProperty("os.arch");
+    try {
+      System.setProperty("os.arch", "aarch64");
+      CliRun plain = CliRun.of("lint", pod.toString());
+      assertEquals("", plain.err(), "no word about charts when there is none");
+      CliRun r = CliRun.of("lint", shop.toString(), pod.toString());
+      assertTrue(r.err().contains("charts are linted template by template, not rendered: Helm's native library "
+          + "is bundled for linux-amd64 only"), r.err());
+      assertTrue(r.out().contains(shop.resolve("templates/migrate-job.yaml") + ":31:26: error HL105"), r.out());
+      assertFalse(r.out().contains("[values: "), r.out());
+    } finally {
+      System.setProperty("os.arch", arch);
+    }
+  }
 }
