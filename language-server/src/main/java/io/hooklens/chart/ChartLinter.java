@@ -110,9 +110,10 @@ public final class ChartLinter {
 
   private void rendered(String manifests, ValuesSet set, ChartCopy copy, Config config, Collector out)
       throws IOException {
-    LintResult result = linter.lint(copy.chartYaml().displayName(), manifests, config);
+    // Rendered output is final YAML: a "{{" in it is text (an alert template in a ConfigMap), never an action.
+    ParsedFile parsed = reader.read(new SourceText(manifests), false);
+    LintResult result = linter.lint(copy.chartYaml().displayName(), parsed, config);
     out.chartLevel(result);
-    ParsedFile parsed = result.document().parsed();
     RenderedChart chart = RenderedChart.of(parsed);
     Map<RenderedChart.Section, SourceMapper> mappers = new HashMap<>();
     for (RenderedChart.Section s : chart.sections()) {
@@ -122,6 +123,7 @@ public final class ChartLinter {
     for (Finding f : result.findings()) {
       RenderedChart.Section s = chart.at(f.range().start().line());
       if (s == null) {
+        // Helm writes nothing before its first header; should a finding start there, it is not lost.
         out.add(out.chartYaml(), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
             Range.at(0, 0), 0, null, List.of()), set);
         continue;

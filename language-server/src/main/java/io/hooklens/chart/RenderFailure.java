@@ -16,7 +16,7 @@ final class RenderFailure {
   /**
    * A place in a chart file.
    *
-   * @param line 0-based
+   * @param line 0-based, or -1 for the chart as a whole (its Chart.yaml)
    * @param column 0-based byte offset in the line, as Go's template errors count, or -1 when unknown
    */
   record Location(ChartCopy.Origin origin, int line, int column) {}
