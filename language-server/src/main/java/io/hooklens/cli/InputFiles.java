@@ -1,5 +1,6 @@
 package io.hooklens.cli;
 
+import io.hooklens.chart.ChartLinter;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -20,17 +21,31 @@ final class InputFiles {
   }
 
   /**
-   * The manifest files under a directory, chart templates included (they are read with their
-   * template actions masked). Hidden directories are skipped, and so are {@code .hooklens.yaml} and
-   * a chart's {@code Chart.yaml}, which are not manifests.
+   * The manifest files under a directory, in a stable order, where a directory that holds a
+   * {@code Chart.yaml} (the directory itself included) is listed as one chart and not searched.
+   * Hidden directories are skipped, and so are {@code .hooklens.yaml} and {@code Chart.yaml}, which
+   * are not manifests.
    */
   static List<Path> walk(Path dir) throws IOException {
+    return walk(dir, true);
+  }
+
+  /** A chart's files as manifests, its templates and subcharts' included, for linting one by one. */
+  static List<Path> walkChart(Path chart) throws IOException {
+    return walk(chart, false);
+  }
+
+  private static List<Path> walk(Path dir, boolean charts) throws IOException {
     List<Path> out = new ArrayList<>();
     Files.walkFileTree(dir, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
         String name = d.getFileName() == null ? "" : d.getFileName().toString();
         if (!d.equals(dir) && name.startsWith(".")) {
+          return FileVisitResult.SKIP_SUBTREE;
+        }
+        if (charts && ChartLinter.isChart(d)) {
+          out.add(d);
           return FileVisitResult.SKIP_SUBTREE;
         }
         return FileVisitResult.CONTINUE;

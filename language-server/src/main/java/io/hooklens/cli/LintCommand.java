@@ -1,5 +1,7 @@
 package io.hooklens.cli;
 
+import io.hooklens.chart.ChartLinter;
+import io.hooklens.chart.ValuesSet;
 import io.hooklens.cli.report.CheckstyleFormatter;
 import io.hooklens.cli.report.FileResult;
 import io.hooklens.cli.report.Formatter;
@@ -26,7 +28,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,11 +61,14 @@ public final class LintCommand implements Callable<Integer> {
   /** When to colour text output. */
   enum ColorMode { auto, always, never }
 
+  private static final String CHART_YAML = "Chart.yaml";
+
   @Spec
   CommandSpec spec;
 
   @Parameters(arity = "1..*", paramLabel = "PATH",
-      description = "Files, directories (searched for .yaml, .yml and .json files) or - for standard input.")
+      description = "Files, directories (searched for .yaml, .yml and .json files, and for Helm charts) or - for "
+          + "standard input. A directory with a Chart.yaml is rendered with Helm and linted as a chart.")
   List<String> paths;
 
   @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
@@ -89,10 +97,22 @@ public final class LintCommand implements Callable<Integer> {
       description = "Name to report for standard input; a .json name reads it as JSON.")
   String stdinFilename;
 
+  @Option(names = "--values", paramLabel = "FILE",
+      description = "For charts: also render with this values file on top of values.yaml, as one more values set "
+          + "(repeatable).")
+  List<Path> valuesFiles = new ArrayList<>();
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "For charts: set a value in every values set, as helm --set does (one KEY=VALUE each; "
+          + "repeatable).")
+  Map<String, String> setValues = new LinkedHashMap<>();
+
   @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
       description = "Colour text output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; auto means when "
           + "writing to a terminal and NO_COLOR is unset).")
   ColorMode color;
+
+  private boolean toldChartsDoNotRender;
 
   @Override
   public Integer call() throws IOException {
@@ -105,13 +125,20 @@ public final class LintCommand implements Callable<Integer> {
             "--kubernetes-version must look like 1.34, not \"" + kubernetesVersion + "\"");
       }
     }
+    for (Path v : valuesFiles) {
+      if (!Files.isRegularFile(v)) {
+        err.println("hooklens: --values " + v + ": no such file");
+        return ExitCodes.USAGE;
+      }
+    }
     Linter linter = new Linter(BuiltInRules.registry());
     ConfigResolver configs = new ConfigResolver(linter.registry(), config);
+    Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, target, err);
     List<FileResult> results = new ArrayList<>();
     int exit = ExitCodes.CLEAN;
     try {
       for (String arg : paths) {
-        exit = Math.max(exit, lintArgument(arg, linter, configs, target, results, err));
+        exit = Math.max(exit, lintArgument(arg, inputs, results));
       }
     } catch (ConfigResolver.ConfigException e) {
       err.println("hooklens: " + e.getMessage());
@@ -138,8 +165,13 @@ public final class LintCommand implements Callable<Integer> {
     return exit;
   }
 
-  private int lintArgument(String arg, Linter linter, ConfigResolver configs, Version target,
-      List<FileResult> results, PrintWriter err) throws ConfigResolver.ConfigException {
+  /** What linting an argument needs besides the argument. */
+  private record Inputs(Linter linter, ChartLinter charts, ConfigResolver configs, Version target,
+      PrintWriter err) {}
+
+  private int lintArgument(String arg, Inputs in, List<FileResult> results)
+      throws ConfigResolver.ConfigException {
+    PrintWriter err = in.err();
     if (arg.equals("-")) {
       byte[] bytes;
       try {
@@ -148,8 +180,8 @@ public final class LintCommand implements Callable<Integer> {
         err.println("hooklens: cannot read standard input: " + e.getMessage());
         return ExitCodes.USAGE;
       }
-      Config c = withTarget(configs.forFile(Path.of(stdinFilename)).config(), target);
-      results.add(new FileResult(stdinFilename, linter.lint(stdinFilename, bytes, c)));
+      Config c = withTarget(in.configs().forFile(Path.of(stdinFilename)).config(), in.target());
+      results.add(new FileResult(stdinFilename, in.linter().lint(stdinFilename, bytes, c)));
       return ExitCodes.CLEAN;
     }
     Path path = Path.of(arg);
@@ -157,42 +189,107 @@ public final class LintCommand implements Callable<Integer> {
       err.println("hooklens: " + arg + ": no such file or directory");
       return ExitCodes.USAGE;
     }
+    if (path.getFileName() != null && path.getFileName().toString().equals(CHART_YAML)
+        && Files.isRegularFile(path)) {
+      return lintChart(path.getParent() == null ? Path.of(".") : path.getParent(), false, in, results);
+    }
+    if (!Files.isDirectory(path)) {
+      return lintFile(path, false, in, results);
+    }
     List<Path> files;
-    boolean walked = Files.isDirectory(path);
-    if (walked) {
-      try {
-        files = InputFiles.walk(path);
-      } catch (IOException e) {
-        err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
-        return ExitCodes.USAGE;
-      }
-      if (files.isEmpty()) {
-        err.println("hooklens: " + arg + ": no .yaml, .yml or .json files found");
-        return ExitCodes.USAGE;
-      }
-    } else {
-      files = List.of(path);
+    try {
+      files = InputFiles.walk(path);
+    } catch (IOException e) {
+      err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    if (files.isEmpty()) {
+      err.println("hooklens: " + arg + ": no .yaml, .yml or .json files found");
+      return ExitCodes.USAGE;
     }
     int exit = ExitCodes.CLEAN;
     for (Path file : files) {
-      ConfigResolver.Resolved resolved = configs.forFile(file);
-      if (walked && resolved.excludes(file)) {
-        continue;
+      // A chart named on the command line is not subject to excludes, as a named file is not.
+      boolean walked = !file.equals(path);
+      boolean chart = Files.isDirectory(file) && ChartLinter.isChart(file);
+      exit = Math.max(exit, chart ? lintChart(file, walked, in, results) : lintFile(file, true, in, results));
+    }
+    return exit;
+  }
+
+  private int lintFile(Path file, boolean walked, Inputs in, List<FileResult> results)
+      throws ConfigResolver.ConfigException {
+    ConfigResolver.Resolved resolved = in.configs().forFile(file);
+    if (walked && resolved.excludes(file)) {
+      return ExitCodes.CLEAN;
+    }
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      in.err().println("hooklens: " + file + ": no such file");
+      return ExitCodes.USAGE;
+    } catch (IOException | OutOfMemoryError e) {
+      in.err().println("hooklens: cannot read " + file + ": " + reason(e));
+      return ExitCodes.USAGE;
+    }
+    String name = file.toString();
+    Config c = withTarget(resolved.config(), in.target());
+    results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
+    return ExitCodes.CLEAN;
+  }
+
+  /**
+   * Renders a chart once per values set and adds a result per file its findings are in; the
+   * configuration is the one of its Chart.yaml, and in a directory walk its excludes apply to the
+   * chart and to each of its files. Where Helm cannot run, the chart's files are linted one by one.
+   */
+  private int lintChart(Path dir, boolean walked, Inputs in, List<FileResult> results)
+      throws ConfigResolver.ConfigException {
+    Path chartYaml = dir.resolve(CHART_YAML);
+    ConfigResolver.Resolved resolved = in.configs().forFile(chartYaml);
+    if (walked && resolved.excludes(chartYaml)) {
+      return ExitCodes.CLEAN;
+    }
+    Optional<String> unavailable = ChartLinter.unavailable();
+    if (unavailable.isPresent()) {
+      return lintChartFiles(dir, unavailable.get(), in, results);
+    }
+    try {
+      List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles);
+      Config c = withTarget(resolved.config(), in.target());
+      for (ChartLinter.ChartFile f : in.charts().lint(dir, sets, setValues, c)) {
+        boolean excluded = walked && !f.displayName().equals(chartYaml.toString())
+            && resolved.excludes(Path.of(f.displayName()));
+        if (excluded) {
+          continue;
+        }
+        results.add(new FileResult(f.displayName(), f.result(), f.valuesSets()));
       }
-      byte[] bytes;
-      try {
-        bytes = Files.readAllBytes(file);
-      } catch (NoSuchFileException e) {
-        err.println("hooklens: " + file + ": no such file");
-        exit = ExitCodes.USAGE;
-        continue;
-      } catch (IOException | OutOfMemoryError e) {
-        err.println("hooklens: cannot read " + file + ": " + reason(e));
-        exit = ExitCodes.USAGE;
-        continue;
-      }
-      String name = file.toString();
-      results.add(new FileResult(name, linter.lint(name, bytes, withTarget(resolved.config(), target))));
+    } catch (IOException e) {
+      in.err().println("hooklens: cannot read chart " + dir + ": " + reason(e));
+      return ExitCodes.USAGE;
+    }
+    return ExitCodes.CLEAN;
+  }
+
+  /** Lints a chart's files one by one, templates with their actions masked; says once why. */
+  private int lintChartFiles(Path dir, String why, Inputs in, List<FileResult> results)
+      throws ConfigResolver.ConfigException {
+    if (!toldChartsDoNotRender) {
+      toldChartsDoNotRender = true;
+      in.err().println("hooklens: charts are linted template by template, not rendered: " + why);
+    }
+    List<Path> files;
+    try {
+      files = InputFiles.walkChart(dir);
+    } catch (IOException e) {
+      in.err().println("hooklens: cannot read directory " + dir + ": " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    int exit = ExitCodes.CLEAN;
+    for (Path file : files) {
+      exit = Math.max(exit, lintFile(file, true, in, results));
     }
     return exit;
   }

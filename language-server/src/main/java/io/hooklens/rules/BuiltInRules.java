@@ -34,6 +34,7 @@ import io.hooklens.rules.helm.HelmHookUnknownEvent;
 import io.hooklens.rules.helm.HelmHookWeightNotInteger;
 import io.hooklens.rules.helm.HelmResourcePolicyUnknown;
 import io.hooklens.rules.input.DuplicateKey;
+import io.hooklens.rules.input.HelmRenderFailed;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
@@ -98,6 +99,7 @@ public final class BuiltInRules {
         new InputRejected(),
         new DuplicateKey(),
         new InvalidSuppression(),
+        new HelmRenderFailed(),
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
         new LifecycleHandlerMultipleActions(),

@@ -7,7 +7,10 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** Keeps the layers pointing one way: core ← rules ← cli/lsp; only the edges know their libraries. */
+/**
+ * Keeps the layers pointing one way: core ← rules ← cli/lsp, and core ← chart ← cli; only the edges
+ * know their libraries.
+ */
 class LayeringTest {
   private static final JavaClasses CLASSES = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -17,15 +20,33 @@ class LayeringTest {
   void coreKnowsNothingAboveIt() {
     noClasses().that().resideInAPackage("io.hooklens.core..")
         .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.rules..", "io.hooklens.cli..",
-            "io.hooklens.lsp..", "io.hooklens.run..", "picocli..", "org.eclipse.lsp4j..")
+            "io.hooklens.chart..", "io.hooklens.lsp..", "io.hooklens.run..", "picocli..", "org.eclipse.lsp4j..")
         .check(CLASSES);
   }
 
   @Test
   void rulesKnowOnlyTheCore() {
     noClasses().that().resideInAPackage("io.hooklens.rules..")
-        .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.cli..", "io.hooklens.lsp..",
-            "io.hooklens.run..", "picocli..", "org.eclipse.lsp4j..", "org.snakeyaml..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.cli..", "io.hooklens.chart..",
+            "io.hooklens.lsp..", "io.hooklens.run..", "picocli..", "org.eclipse.lsp4j..", "org.snakeyaml..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void chartRenderingKnowsOnlyTheCoreAndOnlyTheCliUsesIt() {
+    noClasses().that().resideInAPackage("io.hooklens.chart..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.rules..", "io.hooklens.cli..",
+            "io.hooklens.lsp..", "io.hooklens.run..")
+        .check(CLASSES);
+    noClasses().that().resideOutsideOfPackages("io.hooklens.chart..", "io.hooklens.cli..")
+        .should().dependOnClassesThat().resideInAPackage("io.hooklens.chart..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void onlyChartRenderingUsesHelmAndNativeCalls() {
+    noClasses().that().resideOutsideOfPackage("io.hooklens.chart..")
+        .should().dependOnClassesThat().resideInAnyPackage("com.marcnuri.helm..", "com.sun.jna..")
         .check(CLASSES);
   }
 

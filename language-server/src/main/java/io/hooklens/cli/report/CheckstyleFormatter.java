@@ -14,7 +14,7 @@ public final class CheckstyleFormatter implements Formatter {
       for (Finding f : file.result().findings()) {
         out.println("    <error line=\"" + (f.range().start().line() + 1) + "\" column=\""
             + (f.range().start().column() + 1) + "\" severity=\"" + f.severity().label() + "\" message=\""
-            + Xml.escape(f.message()) + "\" source=\"hooklens." + f.ruleId() + "\"/>");
+            + Xml.escape(file.messageOf(f)) + "\" source=\"hooklens." + f.ruleId() + "\"/>");
       }
       out.println("  </file>");
     }

@@ -21,7 +21,7 @@ public final class GithubFormatter implements Formatter {
             + ",endLine=" + (f.range().end().line() + 1)
             + ",endColumn=" + (f.range().end().column() + 1)
             + ",title=" + property(f.ruleId() + " " + f.ruleName())
-            + "::" + data(f.message()));
+            + "::" + data(file.messageOf(f)));
       }
     }
   }

@@ -11,7 +11,8 @@ import java.io.PrintWriter;
 
 /**
  * The public JSON contract, version 1: lines and columns are 1-based, columns count code points,
- * ends are exclusive.
+ * ends are exclusive. A finding in a chart file also has {@code values}, the values sets that produce
+ * it; plain files' findings do not have the field.
  */
 public final class JsonFormatter implements Formatter {
   static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -51,6 +52,10 @@ public final class JsonFormatter implements Formatter {
             position(rr.putObject("start"), r.range().start());
             position(rr.putObject("end"), r.range().end());
           }
+        }
+        if (!file.valuesOf(f).isEmpty()) {
+          ArrayNode values = n.putArray("values");
+          file.valuesOf(f).forEach(values::add);
         }
       }
     }

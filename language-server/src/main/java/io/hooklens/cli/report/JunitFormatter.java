@@ -27,9 +27,9 @@ public final class JunitFormatter implements Formatter {
         String where = (f.range().start().line() + 1) + ":" + (f.range().start().column() + 1);
         out.println("    <testcase classname=\"" + name + "\" name=\"" + f.ruleId() + " " + f.ruleName() + " at "
             + where + "\">");
-        out.println("      <failure type=\"" + f.severity().label() + "\" message=\"" + Xml.escape(f.message())
+        out.println("      <failure type=\"" + f.severity().label() + "\" message=\"" + Xml.escape(file.messageOf(f))
             + "\">" + Xml.escape(file.displayName() + ":" + where + ": " + f.severity().label() + " " + f.ruleId()
-            + " " + f.message()) + "</failure>");
+            + " " + file.messageOf(f)) + "</failure>");
         out.println("    </testcase>");
       }
       out.println("  </testsuite>");

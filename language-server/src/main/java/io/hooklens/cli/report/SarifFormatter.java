@@ -48,8 +48,12 @@ public final class SarifFormatter implements Formatter {
         r.put("ruleId", f.ruleId());
         r.put("ruleIndex", ruleIndex.get(f.ruleId()));
         r.put("level", level(f.severity()));
-        r.putObject("message").put("text", f.message());
+        r.putObject("message").put("text", file.messageOf(f));
         location(r.putArray("locations").addObject(), uri, f.range());
+        if (!file.valuesOf(f).isEmpty()) {
+          ArrayNode values = r.putObject("properties").putArray("values");
+          file.valuesOf(f).forEach(values::add);
+        }
         if (!f.related().isEmpty()) {
           ArrayNode related = r.putArray("relatedLocations");
           for (int i = 0; i < f.related().size(); i++) {

@@ -24,7 +24,7 @@ public final class TextFormatter implements Formatter {
       for (Finding f : file.result().findings()) {
         int line = f.range().start().line();
         out.println(paint(BOLD, file.displayName() + ":" + (line + 1) + ":" + (f.range().start().column() + 1))
-            + ": " + paint(colorOf(f.severity()), f.severity().label()) + " " + f.ruleId() + " " + f.message()
+            + ": " + paint(colorOf(f.severity()), f.severity().label()) + " " + f.ruleId() + " " + file.messageOf(f)
             + " " + paint(DIM, "[" + f.ruleName() + "]"));
         frame(source, f, out);
       }

@@ -100,6 +100,14 @@ public final class Linter {
     return run(HookDocument.of(name, parsed), config);
   }
 
+  /**
+   * Lints a file its caller has already read, such as a chart template that Helm could not render,
+   * whose only problem is Helm's message.
+   */
+  public LintResult lint(String name, ParsedFile parsed, Config config) {
+    return run(HookDocument.of(name, parsed), config);
+  }
+
   private LintResult run(HookDocument doc, Config config) {
     List<Finding> all = new ArrayList<>();
     List<LintResult.RuleFailure> failures = new ArrayList<>();

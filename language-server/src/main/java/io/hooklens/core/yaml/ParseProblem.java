@@ -9,6 +9,8 @@ public record ParseProblem(Kind kind, Range range, String message) {
     /** Refused to protect the process: too large, too deep, too many aliases, not text. */
     LIMIT,
     /** A mapping repeats a key. */
-    DUPLICATE_KEY
+    DUPLICATE_KEY,
+    /** A chart that Helm could not render; reported on the template or values file Helm names. */
+    RENDER
   }
 }

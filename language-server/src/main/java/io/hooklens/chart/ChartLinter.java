@@ -1,0 +1,273 @@
+package io.hooklens.chart;
+
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.LintResult;
+import io.hooklens.core.engine.Linter;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.yaml.ParseProblem;
+import io.hooklens.core.yaml.ParsedFile;
+import io.hooklens.core.yaml.Range;
+import io.hooklens.core.yaml.SourceText;
+import io.hooklens.core.yaml.TemplateMask;
+import io.hooklens.core.yaml.YamlReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * Lints a Helm chart as Helm installs it: renders it with real Helm once per values set, runs the
+ * rules on the rendered manifests, and reports every finding on the template file and line it came
+ * from, once, with the values sets that produce it. A values set Helm refuses is an HL005 finding
+ * with Helm's message, on the file the message names.
+ */
+public final class ChartLinter {
+  /**
+   * What linting a chart found in one of its files.
+   *
+   * @param displayName the file's path as the user knows it (the chart's path as given, joined)
+   * @param result the file's findings, positions in the file as written
+   * @param valuesSets for each finding, the labels of the values sets that produce it, in render order
+   */
+  public record ChartFile(String displayName, LintResult result, Map<Finding, List<String>> valuesSets) {}
+
+  private static final Comparator<Finding> ORDER = Comparator
+      .comparing((Finding f) -> f.range().start())
+      .thenComparing(Finding::ruleId)
+      .thenComparing(Finding::message);
+
+  private final Linter linter;
+  private final YamlReader reader = new YamlReader();
+
+  public ChartLinter(Linter linter) {
+    this.linter = linter;
+  }
+
+  /** Whether a directory is a chart: it holds a Chart.yaml. */
+  public static boolean isChart(Path dir) {
+    return Files.isRegularFile(dir.resolve("Chart.yaml"));
+  }
+
+  /** Why charts cannot be rendered in this process, or empty when they can. */
+  public static Optional<String> unavailable() {
+    return ChartRenderer.unavailable();
+  }
+
+  /**
+   * The values sets a chart is rendered with: its values.yaml alone, then on top of it each
+   * {@code ci/*-values.yaml} (as chart-testing does), then each values file given.
+   */
+  public static List<ValuesSet> valuesSets(Path chartDir, List<Path> valuesFiles) throws IOException {
+    List<ValuesSet> sets = new ArrayList<>();
+    sets.add(ValuesSet.DEFAULTS);
+    Path ci = chartDir.resolve("ci");
+    if (Files.isDirectory(ci)) {
+      try (Stream<Path> files = Files.list(ci)) {
+        files.filter(p -> p.getFileName().toString().endsWith("-values.yaml") && Files.isRegularFile(p))
+            .sorted()
+            .forEach(p -> sets.add(new ValuesSet("ci/" + p.getFileName(), p)));
+      }
+    }
+    for (Path f : valuesFiles) {
+      sets.add(new ValuesSet(f.toString(), f));
+    }
+    return sets;
+  }
+
+  /**
+   * Lints a chart. The result lists the chart's Chart.yaml first (with Helm's chart-level failures,
+   * the suppressed count and rule failures), then every file a rendered document or a failure came
+   * from, sorted by name.
+   *
+   * @param setValues {@code --set} values, applied to every values set
+   */
+  public List<ChartFile> lint(Path chartDir, List<ValuesSet> sets, Map<String, String> setValues, Config config)
+      throws IOException {
+    try (ChartCopy copy = ChartCopy.of(chartDir)) {
+      Collector out = new Collector(copy);
+      for (ValuesSet set : sets) {
+        Path valuesFile = set.file() == null ? null : copy.values(set);
+        ChartRenderer.Rendering r = ChartRenderer.render(copy, valuesFile, setValues,
+            config.targets().kubernetes());
+        if (r instanceof ChartRenderer.Rendered rendered) {
+          rendered(rendered.manifests(), set, copy, config, out);
+        } else if (r instanceof ChartRenderer.Failed failed) {
+          failed(failed.message(), valuesFile, set, copy, config, out);
+        }
+      }
+      return out.results();
+    }
+  }
+
+  private void rendered(String manifests, ValuesSet set, ChartCopy copy, Config config, Collector out)
+      throws IOException {
+    // Rendered output is final YAML: a "{{" in it is text (an alert template in a ConfigMap), never an action.
+    ParsedFile parsed = reader.read(new SourceText(manifests), false);
+    LintResult result = linter.lint(copy.chartYaml().displayName(), parsed, config);
+    out.chartLevel(result);
+    RenderedChart chart = RenderedChart.of(parsed);
+    Map<RenderedChart.Section, SourceMapper> mappers = new HashMap<>();
+    for (RenderedChart.Section s : chart.sections()) {
+      TemplateFile t = out.template(s, parsed.source());
+      mappers.put(s, new SourceMapper(s, parsed.source(), t.document()));
+    }
+    for (Finding f : result.findings()) {
+      RenderedChart.Section s = chart.at(f.range().start().line());
+      if (s == null) {
+        // Helm writes nothing before its first header; should a finding start there, it is not lost.
+        out.add(out.chartYaml(), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
+            Range.at(0, 0), 0, null, List.of()), set);
+        continue;
+      }
+      SourceMapper mapper = mappers.get(s);
+      SourceMapper.Mapped at = mapper.map(f.range());
+      List<Finding.Related> related = new ArrayList<>();
+      for (Finding.Related r : f.related()) {
+        if (mapper.covers(r.range())) {
+          related.add(new Finding.Related(mapper.map(r.range()).range(), r.message()));
+        }
+      }
+      Finding.ResourceRef ref = f.resource() == null ? null : new Finding.ResourceRef(f.resource().apiVersion(),
+          f.resource().kind(), f.resource().name(), at.document());
+      out.add(out.template(s, parsed.source()), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
+          at.range(), at.document(), ref, List.copyOf(related)), set);
+    }
+  }
+
+  private void failed(String raw, Path valuesFile, ValuesSet set, ChartCopy copy, Config config, Collector out)
+      throws IOException {
+    RenderFailure.Location at = RenderFailure.locate(raw, copy, valuesFile);
+    String message = RenderFailure.message(raw, copy);
+    SourceText text = new SourceText(at.origin().text());
+    ParseProblem problem = new ParseProblem(ParseProblem.Kind.RENDER, RenderFailure.range(text, at, message),
+        message);
+    ParsedFile parsed = new ParsedFile(text, List.of(), List.of(problem), TemplateMask.needsMask(text.text()),
+        new BitSet());
+    LintResult result = linter.lint(at.origin().displayName(), parsed, config);
+    out.chartLevel(result);
+    TemplateFile file = out.file(at.origin().displayName(), result.document());
+    for (Finding f : result.findings()) {
+      out.add(file, f, set);
+    }
+  }
+
+  /** A chart file findings are reported in, with its text as written for code frames. */
+  private record TemplateFile(String displayName, HookDocument document) {}
+
+  /** Findings of all values sets, merged by file, place, rule and message. */
+  private final class Collector {
+    private record Key(String file, Range range, String ruleId, String message) {}
+
+    private final ChartCopy copy;
+    private final Map<String, TemplateFile> files = new TreeMap<>();
+    private final Map<String, TemplateFile> bySource = new HashMap<>();
+    private final Map<Key, Finding> findings = new LinkedHashMap<>();
+    private final Map<Key, List<String>> sets = new HashMap<>();
+    private final Map<String, LintResult.RuleFailure> failures = new LinkedHashMap<>();
+    private final TemplateFile chartYaml;
+    private int suppressed;
+
+    Collector(ChartCopy copy) throws IOException {
+      this.copy = copy;
+      ChartCopy.Origin o = copy.chartYaml();
+      SourceText text = new SourceText(o.text());
+      this.chartYaml = file(o.displayName(),
+          HookDocument.of(o.displayName(), new ParsedFile(text, List.of(), List.of())));
+    }
+
+    TemplateFile chartYaml() {
+      return chartYaml;
+    }
+
+    TemplateFile file(String displayName, HookDocument document) {
+      return files.computeIfAbsent(displayName, n -> new TemplateFile(n, document));
+    }
+
+    /** The template a section came from, read with its actions masked; the section itself when unknown. */
+    TemplateFile template(RenderedChart.Section s, SourceText rendered) throws IOException {
+      TemplateFile known = bySource.get(s.source());
+      if (known != null) {
+        return known;
+      }
+      ChartCopy.Origin o = copy.source(s.source());
+      String name;
+      String text;
+      if (o != null) {
+        name = o.displayName();
+        text = o.text();
+      } else {
+        // A document whose template cannot be found is reported as Helm rendered it.
+        name = copy.displayName(s.source().substring(s.source().indexOf('/') + 1));
+        StringBuilder sb = new StringBuilder();
+        for (int l = s.startLine(); l < s.endLine(); l++) {
+          sb.append(rendered.line(l)).append('\n');
+        }
+        text = sb.toString();
+      }
+      TemplateFile t = files.get(name);
+      if (t == null) {
+        SourceText source = new SourceText(text);
+        boolean templated = TemplateMask.needsMask(text);
+        TemplateMask.Result mask = TemplateMask.maskAndTrack(text);
+        ParsedFile masked = reader.read(templated ? new SourceText(mask.text()) : source, false);
+        t = file(name, HookDocument.of(name,
+            new ParsedFile(source, masked.documents(), List.of(), templated, mask.hiddenOutputLines())));
+      }
+      bySource.put(s.source(), t);
+      return t;
+    }
+
+    /** What a lint of one values set says about the chart as a whole. */
+    void chartLevel(LintResult result) {
+      // A finding suppressed in one values set is usually suppressed in all: count the largest set's.
+      suppressed = Math.max(suppressed, result.suppressed());
+      for (LintResult.RuleFailure f : result.failures()) {
+        failures.putIfAbsent(f.ruleId(), f);
+      }
+    }
+
+    void add(TemplateFile file, Finding f, ValuesSet set) {
+      Key key = new Key(file.displayName(), f.range(), f.ruleId(), f.message());
+      findings.putIfAbsent(key, f);
+      List<String> labels = sets.computeIfAbsent(key, k -> new ArrayList<>());
+      if (!labels.contains(set.label())) {
+        labels.add(set.label());
+      }
+    }
+
+    List<ChartFile> results() {
+      Map<String, Map<Finding, List<String>>> byFile = new HashMap<>();
+      for (Map.Entry<Key, Finding> e : findings.entrySet()) {
+        byFile.computeIfAbsent(e.getKey().file(), k -> new HashMap<>())
+            .put(e.getValue(), List.copyOf(sets.get(e.getKey())));
+      }
+      List<ChartFile> out = new ArrayList<>();
+      out.add(result(chartYaml, byFile, suppressed, List.copyOf(failures.values())));
+      for (TemplateFile t : files.values()) {
+        if (t != chartYaml) {
+          out.add(result(t, byFile, 0, List.of()));
+        }
+      }
+      return out;
+    }
+
+    private ChartFile result(TemplateFile t, Map<String, Map<Finding, List<String>>> byFile, int suppressedCount,
+        List<LintResult.RuleFailure> ruleFailures) {
+      Map<Finding, List<String>> mine = byFile.getOrDefault(t.displayName(), Map.of());
+      List<Finding> sorted = new ArrayList<>(mine.keySet());
+      sorted.sort(ORDER);
+      return new ChartFile(t.displayName(), new LintResult(t.document(), List.copyOf(sorted), suppressedCount,
+          ruleFailures), Map.copyOf(mine));
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package io.hooklens.chart;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.TemplateCommand;
+import io.hooklens.core.engine.Version;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Renders a chart copy with real Helm, in-process, through helm-java. */
+final class ChartRenderer {
+  /** What Helm made of one values set. */
+  sealed interface Rendering permits Rendered, Failed {}
+
+  /** The manifests, each document under a {@code # Source:} header, hook annotations as written. */
+  record Rendered(String manifests) implements Rendering {}
+
+  /** Helm's error message, with the copy's paths still in it. */
+  record Failed(String message) implements Rendering {}
+
+  static final String RELEASE = "release";
+  static final String NAMESPACE = "default";
+
+  private static final Object LOCK = new Object();
+  private static SignalHandlers handlers;
+
+  static {
+    // helm-java downloads the native library of a platform whose library is not on the class path;
+    // Hooklens never reaches the network.
+    System.setProperty("com.marcnuri.jkube-helm.skipRemoteJar", "true");
+  }
+
+  private ChartRenderer() {}
+
+  /** Why Helm cannot run in this process, or empty when it can. */
+  static Optional<String> unavailable() {
+    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+    if (os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64"))) {
+      return Optional.empty();
+    }
+    return Optional.of("Helm's native library is bundled for linux-amd64 only, not for " + os + "-" + arch);
+  }
+
+  /**
+   * Renders the copy with its values.yaml, the given values file on top (or none) and {@code --set}
+   * values, for the given Kubernetes version ({@code .Capabilities.KubeVersion}, kubeVersion checks).
+   */
+  static Rendering render(ChartCopy copy, Path valuesFile, Map<String, String> setValues, Version kubernetes) {
+    TemplateCommand command = new Helm(copy.root()).template()
+        .withName(RELEASE)
+        .withNamespace(NAMESPACE)
+        .withKubeVersion("v" + kubernetes.major() + "." + kubernetes.minor() + ".0");
+    if (valuesFile != null) {
+      command.withValuesFile(valuesFile);
+    }
+    setValues.forEach((k, v) -> command.set(HelmText.hideHooks(k), HelmText.hideHooks(v)));
+    synchronized (LOCK) {
+      if (handlers == null) {
+        handlers = SignalHandlers.save();
+      }
+      try {
+        return new Rendered(HelmText.restoreHooks(command.call()));
+      } catch (IllegalStateException e) {
+        return new Failed(e.getMessage() == null ? "" : e.getMessage());
+      } finally {
+        handlers.restore();
+      }
+    }
+  }
+}

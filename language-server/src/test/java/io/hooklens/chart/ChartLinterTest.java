@@ -1,0 +1,203 @@
+package io.hooklens.chart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hooklens.TestPaths;
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.Linter;
+import io.hooklens.rules.BuiltInRules;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Charts rendered with real Helm (helm-java), findings mapped back to their templates. */
+class ChartLinterTest {
+  private static final ChartLinter CHARTS = new ChartLinter(new Linter(BuiltInRules.registry()));
+
+  @TempDir
+  Path tmp;
+
+  /** A finding as a test reads it: file relative to the chart, 1-based line and column. */
+  record Seen(String file, int line, int column, String ruleId, String message, List<String> values) {
+    @Override
+    public String toString() {
+      return file + ":" + line + ":" + column + " " + ruleId + " " + message + " " + values;
+    }
+  }
+
+  static Path chart(String name) {
+    return TestPaths.repoRoot().resolve("language-server/src/test/resources/charts").resolve(name);
+  }
+
+  static List<Seen> lint(Path chart, List<Path> values, Map<String, String> set) throws IOException {
+    List<Seen> out = new ArrayList<>();
+    for (ChartLinter.ChartFile f : CHARTS.lint(chart, ChartLinter.valuesSets(chart, values), set, Config.DEFAULT)) {
+      assertEquals(List.of(), f.result().failures(), "no rule may fail");
+      String file = chart.relativize(Path.of(f.displayName())).toString();
+      for (Finding x : f.result().findings()) {
+        out.add(new Seen(file, x.range().start().line() + 1, x.range().start().column() + 1, x.ruleId(),
+            x.message(), f.valuesSets().get(x)));
+      }
+    }
+    return out;
+  }
+
+  private static Seen only(List<Seen> all, String file, String ruleId, String fragment) {
+    List<Seen> matching = all.stream()
+        .filter(s -> s.file().equals(file) && s.ruleId().equals(ruleId) && s.message().contains(fragment)).toList();
+    assertEquals(1, matching.size(), "one " + ruleId + " \"" + fragment + "\" in " + file + " among " + all);
+    return matching.get(0);
+  }
+
+  @Test
+  void findingsLandOnTheTemplateLineTheyCameFrom() throws IOException {
+    List<Seen> all = lint(chart("shop"), List.of(), Map.of());
+    Seen preStop = only(all, "templates/deployment.yaml", "HL401", "grace period is 30s");
+    assertEquals(26, preStop.line());
+    assertEquals(13, preStop.column());
+    Seen subchart = only(all, "charts/worker/templates/daemonset.yaml", "HL101", "postStart");
+    assertEquals(18, subchart.line());
+    assertTrue(all.stream().noneMatch(s -> s.ruleId().equals("HL005")), "lookup renders without a cluster: " + all);
+  }
+
+  @Test
+  void relatedPlacesPointAtTheTemplateActionThatGaveTheValue() throws IOException {
+    Path shop = chart("shop");
+    Finding preStop = CHARTS.lint(shop, List.of(ValuesSet.DEFAULTS), Map.of(), Config.DEFAULT).stream()
+        .filter(f -> f.displayName().endsWith("deployment.yaml"))
+        .flatMap(f -> f.result().findings().stream()).filter(f -> f.ruleId().equals("HL401"))
+        .findFirst().orElseThrow();
+    String template = Files.readString(shop.resolve("templates/deployment.yaml"), StandardCharsets.UTF_8);
+    assertEquals(SourceMapperTest.at(template, "{{ .Values.grace }}"), preStop.related().get(0).range());
+  }
+
+  @Test
+  void hookResourcesAreRenderedAndLinted() throws IOException {
+    List<Seen> all = lint(chart("shop"), List.of(), Map.of());
+    Seen inHookJob = only(all, "templates/migrate-job.yaml", "HL105", "sleep.seconds=25");
+    assertEquals(31, inHookJob.line());
+    try (ChartCopy copy = ChartCopy.of(chart("shop"))) {
+      ChartRenderer.Rendering r = ChartRenderer.render(copy, null, Map.of(), Config.DEFAULT.targets().kubernetes());
+      String manifests = ((ChartRenderer.Rendered) r).manifests();
+      assertTrue(manifests.contains("kind: Job"), manifests);
+      assertTrue(manifests.contains("\"helm.sh/hook\": pre-install,pre-upgrade"), manifests);
+      assertTrue(manifests.contains("\"helm.sh/hook-weight\": \"-5\""), manifests);
+      assertFalse(manifests.contains(HelmText.HIDDEN_HOOK), manifests);
+    }
+  }
+
+  @Test
+  void eachFindingIsReportedOnceWithTheValuesSetsThatProduceIt() throws IOException {
+    List<Seen> all = lint(chart("shop"), List.of(), Map.of());
+    assertEquals(List.of("values.yaml", "ci/defaults-values.yaml"),
+        only(all, "templates/deployment.yaml", "HL401", "grace period is 30s").values());
+    assertEquals(List.of("ci/short-grace-values.yaml"),
+        only(all, "templates/deployment.yaml", "HL401", "grace period is 20s").values());
+    assertEquals(List.of("values.yaml", "ci/defaults-values.yaml", "ci/short-grace-values.yaml"),
+        only(all, "charts/worker/templates/daemonset.yaml", "HL101", "postStart").values());
+  }
+
+  @Test
+  void valuesFilesAndSetValuesFromTheCommandLineApply() throws IOException {
+    Path prod = Files.writeString(tmp.resolve("prod.yaml"), "drainSeconds: 100\n");
+    List<Seen> all = lint(chart("shop"), List.of(prod), Map.of("grace", "60"));
+    Seen fromFile = only(all, "templates/deployment.yaml", "HL401", "needs 100s but the grace period is 60s");
+    assertEquals(List.of(prod.toString()), fromFile.values());
+    assertTrue(all.stream().noneMatch(s -> s.ruleId().equals("HL401") && s.message().contains("needs 45s")),
+        "--set reaches every values set: " + all);
+  }
+
+  @Test
+  void archivedSubchartsAreRenderedUnderTheirAlias() throws IOException {
+    List<Seen> all = lint(chart("packed"), List.of(), Map.of());
+    Seen hook = only(all, "charts/cleanup-0.2.0.tgz/cleanup/templates/hook.yaml", "HL105", "sleep.seconds=30");
+    assertEquals(15, hook.line());
+  }
+
+  @Test
+  void aChartHelmCannotRenderIsAFindingWithHelmsMessage() throws IOException {
+    List<Seen> all = lint(chart("broken"), List.of(), Map.of());
+    assertEquals(1, all.size(), all.toString());
+    Seen failed = all.get(0);
+    assertEquals("templates/configmap.yaml", failed.file());
+    assertEquals("HL005", failed.ruleId());
+    assertEquals(4, failed.line());
+    assertTrue(failed.message().endsWith(
+        "parse error at (broken-shop/templates/configmap.yaml:4): unexpected \"}\" in operand"), failed.message());
+    assertFalse(failed.message().contains("--debug"), failed.message());
+  }
+
+  @Test
+  void failuresWithoutATemplatePositionGoToTheFileHelmNames() throws IOException {
+    Path chart = copyOf(chart("broken"));
+    Files.writeString(chart.resolve("templates/configmap.yaml"), "kind: ConfigMap\n");
+    Path bad = Files.writeString(tmp.resolve("bad-values.yaml"), "a: 1\n b: [\n");
+    List<Seen> badValues = lint(chart, List.of(bad), Map.of());
+    Seen inValues = only(badValues, chart.relativize(bad).toString(), "HL005", "yaml: line 2");
+    assertEquals(2, inValues.line());
+    assertEquals(List.of(bad.toString()), inValues.values());
+    assertFalse(inValues.message().contains(System.getProperty("java.io.tmpdir") + "/hooklens-chart-"),
+        "paths of the copy are replaced: " + inValues.message());
+    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: needy\nversion: 0.1.0\n"
+        + "dependencies:\n  - name: redis\n    version: 1.0.0\n");
+    Seen missing = only(lint(chart, List.of(), Map.of()), "Chart.yaml", "HL005", "missing in charts/ directory: redis");
+    assertEquals(4, missing.line());
+  }
+
+  @Test
+  void theIncorrectAndCorrectExamplesOfHl005Hold() throws IOException {
+    String page = Files.readString(TestPaths.repoRoot().resolve("docs/rules/HL005.md"), StandardCharsets.UTF_8);
+    Matcher m = Pattern.compile("## (Incorrect|Correct)\\s*\\n(?:[^`]*?\\n)?```yaml\\n(.*?)```", Pattern.DOTALL)
+        .matcher(page);
+    int examples = 0;
+    while (m.find()) {
+      Path chart = Files.createDirectories(tmp.resolve("example-" + examples++));
+      Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: example\nversion: 0.1.0\n");
+      Files.createDirectories(chart.resolve("templates"));
+      Files.writeString(chart.resolve("templates/configmap.yaml"), m.group(2));
+      List<Seen> found = lint(chart, List.of(), Map.of());
+      if (m.group(1).equals("Incorrect")) {
+        assertEquals("HL005", only(found, "templates/configmap.yaml", "HL005", "parse error").ruleId());
+      } else {
+        assertEquals(List.of(), found);
+      }
+    }
+    assertEquals(2, examples, "an Incorrect and a Correct example");
+  }
+
+  @Test
+  void theCopyIsDeletedAfterUse() throws IOException {
+    Path root;
+    try (ChartCopy copy = ChartCopy.of(chart("shop"))) {
+      root = copy.root();
+      assertTrue(Files.isRegularFile(root.resolve("templates/migrate-job.yaml")));
+    }
+    assertFalse(Files.exists(root.getParent()), "deleted: " + root.getParent());
+  }
+
+  private Path copyOf(Path chart) throws IOException {
+    Path target = tmp.resolve(chart.getFileName().toString());
+    try (var files = Files.walk(chart)) {
+      for (Path p : files.toList()) {
+        Path t = target.resolve(chart.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(t);
+        } else {
+          Files.copy(p, t);
+        }
+      }
+    }
+    return target;
+  }
+}

@@ -1,0 +1,162 @@
+package io.hooklens.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import io.hooklens.TestPaths;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** `hooklens lint` on Helm charts: rendered with Helm, reported on the templates. */
+class ChartLintCommandTest {
+  @TempDir
+  Path dir;
+
+  /** A copy of a test chart in the temporary directory, so that walks see only what a test puts there. */
+  private Path chart(String name) throws Exception {
+    Path source = TestPaths.repoRoot().resolve("language-server/src/test/resources/charts").resolve(name);
+    Path target = dir.resolve(name);
+    try (var files = Files.walk(source)) {
+      for (Path p : files.toList()) {
+        Path t = target.resolve(source.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(t);
+        } else {
+          Files.copy(p, t);
+        }
+      }
+    }
+    return target;
+  }
+
+  @Test
+  void aChartIsRenderedAndReportedOnItsTemplates() throws Exception {
+    Path shop = chart("shop");
+    CliRun r = CliRun.of("lint", shop.toString());
+    assertEquals(1, r.exit(), r.err());
+    assertTrue(r.out().contains(shop.resolve("templates/deployment.yaml") + ":26:13: warning HL401 preStop of "
+        + "container \"web\" needs 45s but the grace period is 30s"), r.out());
+    assertTrue(r.out().contains("to at least 60s. [values: values.yaml, ci/defaults-values.yaml] "
+        + "[prestop-budget-exceeds-grace]"), r.out());
+    assertTrue(r.out().contains("> 26 |             preStop:"), "the frame shows the template: " + r.out());
+    assertTrue(r.out().contains(shop.resolve("templates/migrate-job.yaml") + ":31:26: error HL105"), r.out());
+    assertTrue(r.out().contains("in 4 files."), "Chart.yaml and the three templates rendered: " + r.out());
+  }
+
+  @Test
+  void aWalkLintsChartsAsChartsAndOtherFilesAsBefore() throws Exception {
+    chart("shop");
+    Files.writeString(dir.resolve("pod.yaml"), LintCommandTest.OVER_BUDGET);
+    CliRun r = CliRun.of("lint", "--format", "json", dir.toString());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    boolean plain = false;
+    for (JsonNode f : root.get("findings")) {
+      String file = f.get("file").asText();
+      assertFalse(file.endsWith("values.yaml"), "values files are no manifests: " + file);
+      if (file.equals(dir.resolve("pod.yaml").toString())) {
+        plain = true;
+        assertFalse(f.has("values"), "a plain file's finding has no values sets");
+      } else {
+        assertTrue(f.get("values").isArray() && f.get("values").size() > 0, f.toString());
+        assertFalse(f.get("rule").asText().equals("HL001"), "templates are rendered, not read masked: " + f);
+      }
+    }
+    assertTrue(plain, r.out());
+    assertEquals(5, root.at("/summary/files").asInt(), r.out());
+  }
+
+  @Test
+  void chartYamlAsAnArgumentLintsItsChart() throws Exception {
+    Path shop = chart("shop");
+    CliRun r = CliRun.of("lint", shop.resolve("Chart.yaml").toString());
+    assertTrue(r.out().contains("deployment.yaml:26:13: warning HL401"), r.out());
+  }
+
+  @Test
+  void valuesAndSetApplyToCharts() throws Exception {
+    Path shop = chart("shop");
+    Path prod = Files.writeString(dir.resolve("prod.yaml"), "drainSeconds: 100\n");
+    CliRun r = CliRun.of("lint", "--format", "json", "--set", "grace=60", "--values", prod.toString(),
+        shop.toString());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    int hl401 = 0;
+    for (JsonNode f : root.get("findings")) {
+      if (f.get("rule").asText().equals("HL401")) {
+        hl401++;
+        assertTrue(f.get("message").asText().contains("needs 100s but the grace period is 60s"), f.toString());
+        assertEquals(prod.toString(), f.at("/values/0").asText());
+        assertEquals(1, f.get("values").size());
+      }
+    }
+    assertEquals(1, hl401, r.out());
+    CliRun missing = CliRun.of("lint", "--values", dir.resolve("nope.yaml").toString(), shop.toString());
+    assertEquals(2, missing.exit());
+    assertTrue(missing.err().contains("--values " + dir.resolve("nope.yaml") + ": no such file"), missing.err());
+  }
+
+  @Test
+  void aChartHelmCannotRenderFailsTheRunWithHl005() throws Exception {
+    Path broken = chart("broken");
+    CliRun r = CliRun.of("lint", broken.toString());
+    assertEquals(1, r.exit(), r.err());
+    assertTrue(r.out().contains(broken.resolve("templates/configmap.yaml") + ":4:3: error HL005 Helm cannot render "
+        + "the chart with these values, so none of it is checked: parse error at "
+        + "(broken-shop/templates/configmap.yaml:4): unexpected \"}\" in operand [values: values.yaml]"), r.out());
+  }
+
+  @Test
+  void sarifCarriesTheValuesSetsAndStaysValid() throws Exception {
+    CliRun r = CliRun.of("lint", "--format", "sarif", chart("shop").toString());
+    JsonSchema schema;
+    try (InputStream in = ChartLintCommandTest.class.getResourceAsStream("/schema/sarif-schema-2.1.0.json")) {
+      schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V7).getSchema(in);
+    }
+    JsonNode sarif = new ObjectMapper().readTree(r.out());
+    assertEquals(Set.of(), schema.validate(sarif), r.out());
+    JsonNode result = sarif.at("/runs/0/results/0");
+    assertTrue(result.at("/properties/values").isArray(), result.toString());
+    assertTrue(result.at("/message/text").asText().contains("[values: "), result.toString());
+  }
+
+  @Test
+  void excludesApplyToChartsInAWalk() throws Exception {
+    chart("shop");
+    chart("broken");
+    Files.writeString(dir.resolve(".hooklens.yaml"), "exclude:\n  - broken/**\n  - shop/charts/**\n",
+        StandardCharsets.UTF_8);
+    CliRun r = CliRun.of("lint", dir.toString());
+    assertFalse(r.out().contains("HL005"), r.out());
+    assertFalse(r.out().contains("daemonset.yaml"), r.out());
+    assertTrue(r.out().contains("deployment.yaml"), r.out());
+  }
+
+  @Test
+  void whereHelmCannotRunChartsAreLintedTemplateByTemplate() throws Exception {
+    Path shop = chart("shop");
+    Path pod = Files.writeString(dir.resolve("pod.yaml"), LintCommandTest.CLEAN);
+    String arch = System.getProperty("os.arch");
+    try {
+      System.setProperty("os.arch", "aarch64");
+      CliRun plain = CliRun.of("lint", pod.toString());
+      assertEquals("", plain.err(), "no word about charts when there is none");
+      CliRun r = CliRun.of("lint", shop.toString(), pod.toString());
+      assertTrue(r.err().contains("charts are linted template by template, not rendered: Helm's native library "
+          + "is bundled for linux-amd64 only"), r.err());
+      assertTrue(r.out().contains(shop.resolve("templates/migrate-job.yaml") + ":31:26: error HL105"), r.out());
+      assertFalse(r.out().contains("[values: "), r.out());
+    } finally {
+      System.setProperty("os.arch", arch);
+    }
+  }
+}
