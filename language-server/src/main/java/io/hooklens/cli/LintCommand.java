@@ -258,7 +258,14 @@ public final class LintCommand implements Callable<Integer> {
     try {
       List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles);
       Config c = withTarget(resolved.config(), in.target());
-      for (ChartLinter.ChartFile f : in.charts().lint(dir, sets, setValues, c)) {
+      List<ChartLinter.ChartFile> files = in.charts().lint(dir, sets, setValues, c);
+      if (noneRendered(files, sets)) {
+        // Keep what can be checked without Helm: the render failure, plus each template on its own.
+        files.stream().filter(f -> f.displayName().equals(chartYaml.toString()) || hasRenderFailure(f))
+            .forEach(f -> results.add(new FileResult(f.displayName(), f.result(), f.valuesSets())));
+        return lintChartFiles(dir, null, in, results);
+      }
+      for (ChartLinter.ChartFile f : files) {
         boolean excluded = walked && !f.displayName().equals(chartYaml.toString())
             && resolved.excludes(Path.of(f.displayName()));
         if (excluded) {
@@ -273,10 +280,33 @@ public final class LintCommand implements Callable<Integer> {
     return ExitCodes.CLEAN;
   }
 
-  /** Lints a chart's files one by one, templates with their actions masked; says once why. */
+  /** Whether Helm rendered no values set: every set gave a render failure. */
+  private static boolean noneRendered(List<ChartLinter.ChartFile> files, List<ValuesSet> sets) {
+    java.util.Set<String> failed = new java.util.HashSet<>();
+    for (ChartLinter.ChartFile f : files) {
+      f.valuesSets().forEach((finding, labels) -> {
+        if (finding.ruleId().equals(RENDER_FAILED)) {
+          failed.addAll(labels);
+        }
+      });
+    }
+    return sets.stream().allMatch(s -> failed.contains(s.label()));
+  }
+
+  private static boolean hasRenderFailure(ChartLinter.ChartFile f) {
+    return f.result().findings().stream().anyMatch(x -> x.ruleId().equals(RENDER_FAILED));
+  }
+
+  /** The rule reporting a chart Helm cannot render. */
+  private static final String RENDER_FAILED = "HL005";
+
+  /**
+   * Lints a chart's files one by one, templates with their actions masked; says once why when
+   * {@code why} is given.
+   */
   private int lintChartFiles(Path dir, String why, Inputs in, List<FileResult> results)
       throws ConfigResolver.ConfigException {
-    if (!toldChartsDoNotRender) {
+    if (why != null && !toldChartsDoNotRender) {
       toldChartsDoNotRender = true;
       in.err().println("hooklens: charts are linted template by template, not rendered: " + why);
     }

@@ -111,7 +111,7 @@ class ChartLintCommandTest {
     CliRun r = CliRun.of("lint", broken.toString());
     assertEquals(1, r.exit(), r.err());
     assertTrue(r.out().contains(broken.resolve("templates/configmap.yaml") + ":4:3: error HL005 Helm cannot render "
-        + "the chart with these values, so none of it is checked: parse error at "
+        + "the chart with these values, so what it would install with them is not checked: parse error at "
         + "(broken-shop/templates/configmap.yaml:4): unexpected \"}\" in operand [values: values.yaml]"), r.out());
   }
 

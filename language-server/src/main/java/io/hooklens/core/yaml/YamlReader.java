@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.common.ScalarStyle;
@@ -63,6 +64,17 @@ public final class YamlReader {
       // Same length, so every offset stays true; tabs cannot occur raw inside JSON strings.
       text = text.replace('\t', ' ');
     }
+    ParsedFile parsed = readText(source, text);
+    if (parsed.problems().stream().anyMatch(p -> p.message().contains(EMPTY_BLOCK_SCALAR_BUG))) {
+      String patched = emptyBlockScalarsAsEmptyStrings(text);
+      if (!patched.equals(text)) {
+        parsed = readText(source, patched);
+      }
+    }
+    return parsed;
+  }
+
+  private ParsedFile readText(SourceText source, String text) {
     List<YamlDocument> documents = new ArrayList<>();
     List<ParseProblem> problems = new ArrayList<>();
     int startLine = 0;
@@ -70,6 +82,41 @@ public final class YamlReader {
       startLine = readFrom(source, text, startLine, documents, problems);
     }
     return new ParsedFile(source, documents, problems);
+  }
+
+  /**
+   * snakeyaml-engine refuses a nested block scalar with no content ({@code key: |} followed by a
+   * less indented line), which YAML and go-yaml accept as an empty string; Helm renders such text.
+   */
+  private static final String EMPTY_BLOCK_SCALAR_BUG = "leading empty lines contain more spaces";
+  private static final Pattern BLOCK_HEADER =
+      Pattern.compile("^( *)(?:- +|[^#\"'\n]*?:[ \t]+)([|>][-+0-9]*)[ \t]*(#.*)?$");
+
+  /** Rewrites the indicator of each empty block scalar as a same-length empty string or null. */
+  static String emptyBlockScalarsAsEmptyStrings(String text) {
+    String[] lines = text.split("\n", -1);
+    boolean changed = false;
+    for (int n = 0; n < lines.length; n++) {
+      String line = lines[n].endsWith("\r") ? lines[n].substring(0, lines[n].length() - 1) : lines[n];
+      Matcher m = BLOCK_HEADER.matcher(line);
+      if (!m.matches()) {
+        continue;
+      }
+      int indent = m.group(1).length();
+      int next = n + 1;
+      while (next < lines.length && lines[next].isBlank()) {
+        next++;
+      }
+      int nextIndent = next < lines.length ? lines[next].length() - lines[next].stripLeading().length() : -1;
+      if (nextIndent > indent) {
+        continue;
+      }
+      String indicator = m.group(2);
+      String replacement = indicator.length() >= 2 ? "\"\"" + " ".repeat(indicator.length() - 2) : "~";
+      lines[n] = lines[n].substring(0, m.start(2)) + replacement + lines[n].substring(m.end(2));
+      changed = true;
+    }
+    return changed ? String.join("\n", lines) : text;
   }
 
   /** Reads from a line to the end or to a syntax error; returns the line to resume at, or -1. */

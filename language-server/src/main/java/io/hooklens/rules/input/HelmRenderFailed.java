@@ -14,9 +14,10 @@ import io.hooklens.core.yaml.ParseProblem;
     summary = "Helm cannot render the chart with a values set",
     severity = Severity.ERROR,
     remediation = "Fix the template or values file at the reported place; the message is Helm's own. Give"
-        + " values the chart requires with --set or a ci/*-values.yaml file.",
-    messages = @Message(id = "failed", text = "Helm cannot render the chart with these values, so none of it is"
-        + " checked: {0}"))
+        + " values the chart requires with --set or a ci/*-values.yaml file, and vendor dependencies with helm"
+        + " dependency build.",
+    messages = @Message(id = "failed", text = "Helm cannot render the chart with these values, so what it would"
+        + " install with them is not checked: {0}"))
 public final class HelmRenderFailed implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {

@@ -69,4 +69,14 @@ class YamlReaderTest {
     assertEquals(ParseProblem.Kind.DUPLICATE_KEY, f.problems().get(0).kind());
     assertEquals("2", f.documents().get(0).root().asMap().string("a"));
   }
+
+  @Test
+  void emptyNestedBlockScalarsAreEmptyStrings() {
+    ParsedFile f = read("data:\n  script: |-\n  other: |\nkind: ConfigMap\n");
+    assertEquals(List.of(), f.problems());
+    YMap data = f.documents().get(0).root().asMap().map("data");
+    assertEquals("", data.string("script"));
+    assertEquals("ConfigMap", f.documents().get(0).root().asMap().string("kind"));
+    assertEquals(3, f.documents().get(0).root().asMap().entry("kind").key().range().start().line());
+  }
 }
