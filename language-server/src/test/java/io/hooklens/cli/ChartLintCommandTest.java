@@ -159,4 +159,35 @@ class ChartLintCommandTest {
       System.setProperty("os.arch", arch);
     }
   }
+
+  @Test
+  void aChartWithMissingDependenciesIsStillCheckedTemplateByTemplate() throws Exception {
+    Path chart = java.nio.file.Files.createDirectories(dir.resolve("app/templates"));
+    java.nio.file.Files.writeString(dir.resolve("app/Chart.yaml"), """
+        apiVersion: v2
+        name: app
+        version: 1.0.0
+        dependencies:
+          - name: postgresql
+            version: 15.0.0
+            repository: oci://registry.example/charts
+        """);
+    java.nio.file.Files.writeString(chart.resolve("pod.yaml"), """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: {{ .Release.Name }}
+        spec:
+          containers:
+            - name: app
+              image: nginx
+              lifecycle:
+                preStop: {}
+        """);
+    CliRun r = CliRun.of("lint", dir.resolve("app").toString());
+    assertEquals(1, r.exit(), r.err());
+    assertTrue(r.out().contains("error HL005 Helm cannot render"), r.out());
+    assertTrue(r.out().contains("helm dependency build"), r.out());
+    assertTrue(r.out().contains(chart.resolve("pod.yaml") + ":10:9: error HL101"), r.out());
+  }
 }
