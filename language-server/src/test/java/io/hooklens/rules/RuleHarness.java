@@ -52,6 +52,11 @@ public final class RuleHarness {
     return LINTER.lint(name, text, new Config(targets, settings, List.of()));
   }
 
+  /** Lints text with every rule at its default setting. */
+  public static LintResult lintAll(String name, String text) {
+    return LINTER.lint(name, text, Config.DEFAULT);
+  }
+
   /** Checks a fixture against its markers; fails with every mismatch listed. */
   public static void check(String ruleId, String name, String text) {
     Map<Integer, List<Expected>> expected = markers(text);
