@@ -1,6 +1,7 @@
 package io.hooklens.rules.helm;
 
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.Spelling;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.ArrayList;
@@ -108,47 +109,8 @@ public final class HelmAnnotations {
     }
   }
 
-  /**
-   * The candidates within Damerau-Levenshtein distance 3 of {@code s}, nearest first; several when
-   * they tie.
-   */
+  /** Known values within three edits of {@code s} (Damerau-Levenshtein), nearest first. */
   public static List<String> nearest(String s, List<String> candidates) {
-    int best = Integer.MAX_VALUE;
-    List<String> out = new ArrayList<>();
-    for (String c : candidates) {
-      int d = distance(s, c);
-      if (d > 3) {
-        continue;
-      }
-      if (d < best) {
-        best = d;
-        out.clear();
-      }
-      if (d == best) {
-        out.add(c);
-      }
-    }
-    return out;
-  }
-
-  /** Optimal-string-alignment Damerau-Levenshtein distance. */
-  public static int distance(String a, String b) {
-    int[][] d = new int[a.length() + 1][b.length() + 1];
-    for (int i = 0; i <= a.length(); i++) {
-      d[i][0] = i;
-    }
-    for (int j = 0; j <= b.length(); j++) {
-      d[0][j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-      }
-    }
-    return d[a.length()][b.length()];
+    return Spelling.nearest(s, candidates, 3);
   }
 }

@@ -8,6 +8,7 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.Container;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Spelling;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
@@ -15,7 +16,6 @@ import io.hooklens.core.yaml.YSeq;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 @RuleInfo(
@@ -252,43 +252,9 @@ public final class LifecycleFieldType implements Rule {
   }
 
   /** Known names within a small edit distance, ignoring case: typos, not different words. */
+  /** Short names allow one edit, longer ones two, so that "exce" finds "exec" but "foo" finds nothing. */
   private static List<String> nearest(String name, List<String> known) {
-    String n = name.toLowerCase(Locale.ROOT);
-    int limit = n.length() <= 4 ? 1 : 2;
-    int best = limit + 1;
-    List<String> out = new ArrayList<>();
-    for (String k : known) {
-      int d = distance(n, k.toLowerCase(Locale.ROOT));
-      if (d < best) {
-        best = d;
-        out.clear();
-      }
-      if (d == best) {
-        out.add(k);
-      }
-    }
-    return out;
-  }
-
-  /** Optimal string alignment distance: edits, with a swap of adjacent letters counting as one. */
-  static int distance(String a, String b) {
-    int[][] d = new int[a.length() + 1][b.length() + 1];
-    for (int i = 0; i <= a.length(); i++) {
-      d[i][0] = i;
-    }
-    for (int j = 0; j <= b.length(); j++) {
-      d[0][j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-      }
-    }
-    return d[a.length()][b.length()];
+    return Spelling.nearest(name, known, name.length() <= 4 ? 1 : 2);
   }
 
   private static String orList(List<String> names) {
