@@ -17,6 +17,10 @@ public final class Spelling {
     int best = maxDistance + 1;
     List<String> out = new ArrayList<>();
     for (String c : candidates) {
+      if (Math.abs(c.length() - w.length()) > maxDistance) {
+        // Each edit changes the length by at most one: too far apart without computing anything.
+        continue;
+      }
       int d = distance(w, c.toLowerCase(Locale.ROOT));
       if (d < best) {
         best = d;
