@@ -23,7 +23,8 @@ public final class HooklensCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Missing command: lint, hooks, rules or version");
+    throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+        "Missing command: lint, hooks, rules or version");
   }
 
   /** The version baked into the jar at build time. */

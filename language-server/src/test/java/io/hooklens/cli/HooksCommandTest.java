@@ -48,10 +48,10 @@ class HooksCommandTest {
     assertEquals(0, r.exit(), r.err());
     assertEquals("""
         pre-install
-          #  HOOK                             WEIGHT  DELETE POLICY                        WAITS  SOURCE
-          1  ServiceAccount/release-migrator     -10  before-hook-creation (default)       no     plan/templates/migrate.yaml:6
-          2  Job/release-migrate                   0  before-hook-creation,hook-succeeded  yes    plan/templates/migrate.yaml:16
-          3  ConfigMap/release-seed                0  before-hook-creation (default)       no     plan/templates/seed.yaml:6
+          #  HOOK                       WEIGHT  DELETE POLICY                   WAITS  SOURCE
+          1  ServiceAccount/release-sa     -10  before-hook-creation (default)  no     plan/templates/migrate.yaml:6
+          2  Job/release-migrate             0  hook-succeeded,hook-failed      yes    plan/templates/migrate.yaml:16
+          3  ConfigMap/release-seed          0  before-hook-creation (default)  no     plan/templates/seed.yaml:6
 
         post-install
           #  HOOK               WEIGHT  DELETE POLICY                   WAITS  SOURCE
@@ -62,9 +62,9 @@ class HooksCommandTest {
           1  Job/release-cleanup       0  hook-failed    yes    plan/templates/cleanup.yaml:7
 
         pre-upgrade
-          #  HOOK                             WEIGHT  DELETE POLICY                        WAITS  SOURCE
-          1  ServiceAccount/release-migrator     -10  before-hook-creation (default)       no     plan/templates/migrate.yaml:6
-          2  Job/release-migrate                   0  before-hook-creation,hook-succeeded  yes    plan/templates/migrate.yaml:16
+          #  HOOK                       WEIGHT  DELETE POLICY                   WAITS  SOURCE
+          1  ServiceAccount/release-sa     -10  before-hook-creation (default)  no     plan/templates/migrate.yaml:6
+          2  Job/release-migrate             0  hook-succeeded,hook-failed      yes    plan/templates/migrate.yaml:16
 
         post-upgrade
           #  HOOK               WEIGHT  DELETE POLICY                   WAITS  SOURCE
@@ -86,8 +86,7 @@ class HooksCommandTest {
     List<String> order = new ArrayList<>();
     hooks.forEach(h -> order.add(h.get("kind").asText() + "/" + h.get("name").asText() + "@" + h.get("weight")));
     // Helm's install order puts ConfigMap before Job; Helm's hook sort puts release-migrate before release-seed.
-    assertEquals(List.of("ServiceAccount/release-migrator@-10", "Job/release-migrate@0", "ConfigMap/release-seed@0"),
-        order);
+    assertEquals(List.of("ServiceAccount/release-sa@-10", "Job/release-migrate@0", "ConfigMap/release-seed@0"), order);
   }
 
   @Test
@@ -108,7 +107,7 @@ class HooksCommandTest {
     assertEquals("Job", job.get("kind").asText());
     assertEquals("release-migrate", job.get("name").asText());
     assertEquals(0, job.get("weight").asLong());
-    assertEquals("[\"before-hook-creation\",\"hook-succeeded\"]", job.get("deletePolicies").toString());
+    assertEquals("[\"hook-succeeded\",\"hook-failed\"]", job.get("deletePolicies").toString());
     assertEquals(false, job.get("defaultDeletePolicy").asBoolean());
     assertEquals(true, job.get("waits").asBoolean());
     assertEquals(plan.resolve("templates/migrate.yaml").toString(), job.at("/source/file").asText());
