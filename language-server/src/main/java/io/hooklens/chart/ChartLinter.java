@@ -1,9 +1,11 @@
 package io.hooklens.chart;
 
+import io.hooklens.chart.TemplateFiles.TemplateFile;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
+import io.hooklens.core.engine.Version;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.ParsedFile;
@@ -22,7 +24,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -40,6 +41,42 @@ public final class ChartLinter {
    * @param valuesSets for each finding, the labels of the values sets that produce it, in render order
    */
   public record ChartFile(String displayName, LintResult result, Map<Finding, List<String>> valuesSets) {}
+
+  /** A place in a chart file as written: the file's name in reports and a range in it. */
+  public record Place(String file, Range range) {}
+
+  /** What Helm made of a chart with one set of values: manifests, or its refusal. */
+  public sealed interface Rendering permits Manifests, Refused {}
+
+  /** Helm's message when it refuses to render, with paths as the user knows them. */
+  public record Refused(String message) implements Rendering {}
+
+  /**
+   * Helm's manifests, read as final YAML, each document under its {@code # Source:} header, hook
+   * annotations as written; and for a place in them, the place in the chart it comes from, found as
+   * for findings.
+   */
+  public static final class Manifests implements Rendering {
+    private final ParsedFile parsed;
+    private final ManifestMap map;
+    private final String chartYaml;
+
+    private Manifests(ParsedFile parsed, ManifestMap map, String chartYaml) {
+      this.parsed = parsed;
+      this.map = map;
+      this.chartYaml = chartYaml;
+    }
+
+    public ParsedFile parsed() {
+      return parsed;
+    }
+
+    /** Where a rendered range comes from; the chart's Chart.yaml for the rare place before any header. */
+    public Place place(Range rendered) {
+      Place p = map.place(rendered);
+      return p != null ? p : new Place(chartYaml, Range.at(0, 0));
+    }
+  }
 
   private static final Comparator<Finding> ORDER = Comparator
       .comparing((Finding f) -> f.range().start())
@@ -85,6 +122,28 @@ public final class ChartLinter {
   }
 
   /**
+   * Renders a chart once, as {@code helm template} does with {@code -f} for each values file in order and
+   * {@code --set} values: for tools that need Helm's output rather than findings.
+   */
+  public static Rendering render(Path chartDir, List<Path> valuesFiles, Map<String, String> setValues,
+      Version kubernetes) throws IOException {
+    try (ChartCopy copy = ChartCopy.of(chartDir)) {
+      List<Path> copies = new ArrayList<>();
+      for (Path f : valuesFiles) {
+        copies.add(copy.values(new ValuesSet(f.toString(), f)));
+      }
+      ChartRenderer.Rendering r = ChartRenderer.render(copy, copies, setValues, kubernetes);
+      if (r instanceof ChartRenderer.Failed failed) {
+        return new Refused(RenderFailure.message(failed.message(), copy));
+      }
+      String manifests = ((ChartRenderer.Rendered) r).manifests();
+      ParsedFile parsed = new YamlReader().read(new SourceText(manifests), false);
+      // The map reads every template while the copy still exists; it needs nothing from the copy later.
+      return new Manifests(parsed, new ManifestMap(parsed, new TemplateFiles(copy)), copy.chartYaml().displayName());
+    }
+  }
+
+  /**
    * Lints a chart. The result lists the chart's Chart.yaml first (with Helm's chart-level failures,
    * the suppressed count and rule failures), then every file a rendered document or a failure came
    * from, sorted by name.
@@ -97,8 +156,8 @@ public final class ChartLinter {
       Collector out = new Collector(copy);
       for (ValuesSet set : sets) {
         Path valuesFile = set.file() == null ? null : copy.values(set);
-        ChartRenderer.Rendering r = ChartRenderer.render(copy, valuesFile, setValues,
-            config.targets().kubernetes());
+        ChartRenderer.Rendering r = ChartRenderer.render(copy,
+            valuesFile == null ? List.of() : List.of(valuesFile), setValues, config.targets().kubernetes());
         if (r instanceof ChartRenderer.Rendered rendered) {
           rendered(rendered.manifests(), set, copy, config, out);
         } else if (r instanceof ChartRenderer.Failed failed) {
@@ -115,21 +174,16 @@ public final class ChartLinter {
     ParsedFile parsed = reader.read(new SourceText(manifests), false);
     LintResult result = linter.lint(copy.chartYaml().displayName(), parsed, config);
     out.chartLevel(result);
-    RenderedChart chart = RenderedChart.of(parsed);
-    Map<RenderedChart.Section, SourceMapper> mappers = new HashMap<>();
-    for (RenderedChart.Section s : chart.sections()) {
-      TemplateFile t = out.template(s, parsed.source());
-      mappers.put(s, new SourceMapper(s, parsed.source(), t.document()));
-    }
+    ManifestMap map = new ManifestMap(parsed, out.templates());
     for (Finding f : result.findings()) {
-      RenderedChart.Section s = chart.at(f.range().start().line());
+      RenderedChart.Section s = map.section(f.range().start().line());
       if (s == null) {
         // Helm writes nothing before its first header; should a finding start there, it is not lost.
         out.add(out.chartYaml(), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
             Range.at(0, 0), 0, null, List.of()), set);
         continue;
       }
-      SourceMapper mapper = mappers.get(s);
+      SourceMapper mapper = map.mapper(s);
       SourceMapper.Mapped at = mapper.map(f.range());
       List<Finding.Related> related = new ArrayList<>();
       for (Finding.Related r : f.related()) {
@@ -139,7 +193,7 @@ public final class ChartLinter {
       }
       Finding.ResourceRef ref = f.resource() == null ? null : new Finding.ResourceRef(f.resource().apiVersion(),
           f.resource().kind(), f.resource().name(), at.document());
-      out.add(out.template(s, parsed.source()), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
+      out.add(map.template(s), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
           at.range(), at.document(), ref, List.copyOf(related)), set);
     }
   }
@@ -161,16 +215,11 @@ public final class ChartLinter {
     }
   }
 
-  /** A chart file findings are reported in, with its text as written for code frames. */
-  private record TemplateFile(String displayName, HookDocument document) {}
-
   /** Findings of all values sets, merged by file, place, rule and message. */
   private final class Collector {
     private record Key(String file, Range range, String ruleId, String message) {}
 
-    private final ChartCopy copy;
-    private final Map<String, TemplateFile> files = new TreeMap<>();
-    private final Map<String, TemplateFile> bySource = new HashMap<>();
+    private final TemplateFiles templates;
     private final Map<Key, Finding> findings = new LinkedHashMap<>();
     private final Map<Key, List<String>> sets = new HashMap<>();
     private final Map<String, LintResult.RuleFailure> failures = new LinkedHashMap<>();
@@ -178,7 +227,7 @@ public final class ChartLinter {
     private int suppressed;
 
     Collector(ChartCopy copy) throws IOException {
-      this.copy = copy;
+      this.templates = new TemplateFiles(copy);
       ChartCopy.Origin o = copy.chartYaml();
       SourceText text = new SourceText(o.text());
       this.chartYaml = file(o.displayName(),
@@ -190,41 +239,11 @@ public final class ChartLinter {
     }
 
     TemplateFile file(String displayName, HookDocument document) {
-      return files.computeIfAbsent(displayName, n -> new TemplateFile(n, document));
+      return templates.file(displayName, document);
     }
 
-    /** The template a section came from, read with its actions masked; the section itself when unknown. */
-    TemplateFile template(RenderedChart.Section s, SourceText rendered) throws IOException {
-      TemplateFile known = bySource.get(s.source());
-      if (known != null) {
-        return known;
-      }
-      ChartCopy.Origin o = copy.source(s.source());
-      String name;
-      String text;
-      if (o != null) {
-        name = o.displayName();
-        text = o.text();
-      } else {
-        // A document whose template cannot be found is reported as Helm rendered it.
-        name = copy.displayName(s.source().substring(s.source().indexOf('/') + 1));
-        StringBuilder sb = new StringBuilder();
-        for (int l = s.startLine(); l < s.endLine(); l++) {
-          sb.append(rendered.line(l)).append('\n');
-        }
-        text = sb.toString();
-      }
-      TemplateFile t = files.get(name);
-      if (t == null) {
-        SourceText source = new SourceText(text);
-        boolean templated = TemplateMask.needsMask(text);
-        TemplateMask.Result mask = TemplateMask.maskAndTrack(text);
-        ParsedFile masked = reader.read(templated ? new SourceText(mask.text()) : source, false);
-        t = file(name, HookDocument.of(name,
-            new ParsedFile(source, masked.documents(), List.of(), templated, mask.hiddenOutputLines())));
-      }
-      bySource.put(s.source(), t);
-      return t;
+    TemplateFiles templates() {
+      return templates;
     }
 
     /** What a lint of one values set says about the chart as a whole. */
@@ -253,7 +272,7 @@ public final class ChartLinter {
       }
       List<ChartFile> out = new ArrayList<>();
       out.add(result(chartYaml, byFile, suppressed, List.copyOf(failures.values())));
-      for (TemplateFile t : files.values()) {
+      for (TemplateFile t : templates.files().values()) {
         if (t != chartYaml) {
           out.add(result(t, byFile, 0, List.of()));
         }

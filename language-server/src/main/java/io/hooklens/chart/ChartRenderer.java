@@ -4,6 +4,7 @@ import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import io.hooklens.core.engine.Version;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -44,17 +45,17 @@ final class ChartRenderer {
   }
 
   /**
-   * Renders the copy with its values.yaml, the given values file on top (or none) and {@code --set}
-   * values, for the given Kubernetes version ({@code .Capabilities.KubeVersion}, kubeVersion checks).
+   * Renders the copy with its values.yaml, the given values files on top in order (as helm's
+   * {@code -f}) and {@code --set} values, for the given Kubernetes version
+   * ({@code .Capabilities.KubeVersion}, kubeVersion checks).
    */
-  static Rendering render(ChartCopy copy, Path valuesFile, Map<String, String> setValues, Version kubernetes) {
+  static Rendering render(ChartCopy copy, List<Path> valuesFiles, Map<String, String> setValues,
+      Version kubernetes) {
     TemplateCommand command = new Helm(copy.root()).template()
         .withName(RELEASE)
         .withNamespace(NAMESPACE)
         .withKubeVersion("v" + kubernetes.major() + "." + kubernetes.minor() + ".0");
-    if (valuesFile != null) {
-      command.withValuesFile(valuesFile);
-    }
+    valuesFiles.forEach(command::withValuesFile);
     setValues.forEach((k, v) -> command.set(HelmText.hideHooks(k), HelmText.hideHooks(v)));
     synchronized (LOCK) {
       if (handlers == null) {

@@ -16,7 +16,6 @@ import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.Severity;
-import io.hooklens.core.engine.Version;
 import io.hooklens.rules.BuiltInRules;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -34,9 +33,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -84,10 +83,8 @@ public final class LintCommand implements Callable<Integer> {
       description = "Use this configuration instead of the nearest .hooklens.yaml of each file.")
   Path config;
 
-  @Option(names = "--kubernetes-version", paramLabel = "VERSION",
-      description = "Judge against this Kubernetes version, e.g. 1.29 (default: the configuration's, else "
-          + "1.34).")
-  String kubernetesVersion;
+  @Mixin
+  TargetOptions targets;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
       description = "Write the report to FILE (atomically) instead of standard output.")
@@ -117,14 +114,6 @@ public final class LintCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
-    Version target = null;
-    if (kubernetesVersion != null) {
-      target = Version.parse(kubernetesVersion);
-      if (target == null) {
-        throw new ParameterException(spec.commandLine(),
-            "--kubernetes-version must look like 1.34, not \"" + kubernetesVersion + "\"");
-      }
-    }
     for (Path v : valuesFiles) {
       if (!Files.isRegularFile(v)) {
         err.println("hooklens: --values " + v + ": no such file");
@@ -133,7 +122,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     Linter linter = new Linter(BuiltInRules.registry());
     ConfigResolver configs = new ConfigResolver(linter.registry(), config);
-    Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, target, err);
+    Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, targets, err);
     List<FileResult> results = new ArrayList<>();
     int exit = ExitCodes.CLEAN;
     try {
@@ -166,7 +155,7 @@ public final class LintCommand implements Callable<Integer> {
   }
 
   /** What linting an argument needs besides the argument. */
-  private record Inputs(Linter linter, ChartLinter charts, ConfigResolver configs, Version target,
+  private record Inputs(Linter linter, ChartLinter charts, ConfigResolver configs, TargetOptions targets,
       PrintWriter err) {}
 
   private int lintArgument(String arg, Inputs in, List<FileResult> results)
@@ -180,7 +169,7 @@ public final class LintCommand implements Callable<Integer> {
         err.println("hooklens: cannot read standard input: " + e.getMessage());
         return ExitCodes.USAGE;
       }
-      Config c = withTarget(in.configs().forFile(Path.of(stdinFilename)).config(), in.target());
+      Config c = in.targets().apply(in.configs().forFile(Path.of(stdinFilename)).config());
       results.add(new FileResult(stdinFilename, in.linter().lint(stdinFilename, bytes, c)));
       return ExitCodes.CLEAN;
     }
@@ -234,7 +223,7 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     String name = file.toString();
-    Config c = withTarget(resolved.config(), in.target());
+    Config c = in.targets().apply(resolved.config());
     results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
     return ExitCodes.CLEAN;
   }
@@ -257,7 +246,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     try {
       List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles);
-      Config c = withTarget(resolved.config(), in.target());
+      Config c = in.targets().apply(resolved.config());
       List<ChartLinter.ChartFile> files = in.charts().lint(dir, sets, setValues, c);
       if (noneRendered(files, sets)) {
         // Keep what can be checked without Helm: the render failure, plus each template on its own.
@@ -330,10 +319,6 @@ public final class LintCommand implements Callable<Integer> {
       return "permission denied";
     }
     return m == null ? e.getClass().getSimpleName() : m;
-  }
-
-  private static Config withTarget(Config c, Version target) {
-    return target == null ? c : c.withTargets(c.targets().withKubernetes(target));
   }
 
   private Formatter formatter() {

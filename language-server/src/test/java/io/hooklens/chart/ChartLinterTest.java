@@ -88,7 +88,8 @@ class ChartLinterTest {
     Seen inHookJob = only(all, "templates/migrate-job.yaml", "HL105", "sleep.seconds=25");
     assertEquals(31, inHookJob.line());
     try (ChartCopy copy = ChartCopy.of(chart("shop"))) {
-      ChartRenderer.Rendering r = ChartRenderer.render(copy, null, Map.of(), Config.DEFAULT.targets().kubernetes());
+      ChartRenderer.Rendering r = ChartRenderer.render(copy, List.of(), Map.of(),
+          Config.DEFAULT.targets().kubernetes());
       String manifests = ((ChartRenderer.Rendered) r).manifests();
       assertTrue(manifests.contains("kind: Job"), manifests);
       assertTrue(manifests.contains("\"helm.sh/hook\": pre-install,pre-upgrade"), manifests);

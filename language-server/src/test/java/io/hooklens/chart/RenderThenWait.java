@@ -2,6 +2,7 @@ package io.hooklens.chart;
 
 import io.hooklens.core.engine.Targets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /** Renders the chart named by its argument, says so, then waits: SignalHandlersTest ends it with SIGTERM. */
@@ -10,7 +11,7 @@ public final class RenderThenWait {
 
   public static void main(String[] args) throws Exception {
     try (ChartCopy copy = ChartCopy.of(Path.of(args[0]))) {
-      ChartRenderer.render(copy, null, Map.of(), Targets.DEFAULT_KUBERNETES);
+      ChartRenderer.render(copy, List.of(), Map.of(), Targets.DEFAULT_KUBERNETES);
     }
     System.out.println("rendered");
     System.out.flush();

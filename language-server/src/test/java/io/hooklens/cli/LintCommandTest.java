@@ -243,4 +243,53 @@ class LintCommandTest {
     CliRun r = CliRun.of("lint", "--kubernetes-version", "1.29", write("pod.yaml", CLEAN).toString());
     assertEquals(0, r.exit(), r.err());
   }
+
+  private static final String STAYING_HOOK = """
+      apiVersion: batch/v1
+      kind: Job
+      metadata:
+        name: migrate
+        annotations:
+          helm.sh/hook: pre-upgrade
+          helm.sh/hook-delete-policy: hook-failed
+      spec:
+        template:
+          spec:
+            restartPolicy: Never
+            containers:
+              - name: migrate
+                image: busybox
+      """;
+
+  @Test
+  void helmVersionAndDeployerComeFromTheConfigurationAndFlagsWin() throws Exception {
+    Path hook = write("chart/hook.yaml", STAYING_HOOK);
+    assertTrue(CliRun.of("lint", hook.toString()).out().contains("Helm 3 fails to create it"));
+    assertTrue(CliRun.of("lint", "--helm-version", "4", hook.toString()).out().contains("Helm 4 applies the hook"));
+
+    write("chart/.hooklens.yaml", "targets:\n  helm: \"4\"\n  deployer: flux\n");
+    assertTrue(CliRun.of("lint", hook.toString()).out().contains("Flux's helm-controller (Helm 4) applies"));
+    CliRun argo = CliRun.of("lint", "--deployer", "argocd", hook.toString());
+    assertEquals(1, argo.exit(), argo.err());
+    assertTrue(argo.out().contains("Argo CD applies the hook over it"), argo.out());
+    assertTrue(CliRun.of("lint", "--helm-version", "3", hook.toString()).out()
+        .contains("Flux's helm-controller (Helm 3) fails"), "a flag replaces one target and keeps the others");
+  }
+
+  @Test
+  void badTargetFlagsAndSettingsAreUsageErrors() throws Exception {
+    Path hook = write("hook.yaml", STAYING_HOOK);
+    CliRun helm2 = CliRun.of("lint", "--helm-version", "2", hook.toString());
+    assertEquals(2, helm2.exit());
+    assertTrue(helm2.err().contains("--helm-version': must be 3 or 4, not \"2\""), helm2.err());
+    CliRun spinnaker = CliRun.of("lint", "--deployer", "spinnaker", hook.toString());
+    assertEquals(2, spinnaker.exit());
+    assertTrue(spinnaker.err().contains("must be helm, argocd or flux"), spinnaker.err());
+
+    write(".hooklens.yaml", "targets: {deployer: kustomize}\n");
+    CliRun config = CliRun.of("lint", hook.toString());
+    assertEquals(2, config.exit());
+    assertTrue(config.err().contains(".hooklens.yaml:1:21: targets.deployer must be helm, argocd or flux"),
+        config.err());
+  }
 }

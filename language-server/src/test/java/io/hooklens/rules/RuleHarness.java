@@ -21,15 +21,16 @@ import java.util.regex.Pattern;
 /**
  * Runs one rule over a fixture and checks it against {@code # expect: HL105 "fragment"} markers: every
  * marker must be matched by a finding that starts on its line, and every finding must be on a marked
- * line. Several markers on a line are separated by {@code ;}. A first-line comment
- * {@code # target: kubernetes=1.29} sets the target version.
+ * line. Several markers on a line are separated by {@code ;}. A first-line comment such as
+ * {@code # target: kubernetes=1.29} or {@code # target: helm=4 deployer=argocd} sets targets; pairs are
+ * separated by spaces or commas, and an unknown key or value fails the fixture.
  */
 public final class RuleHarness {
   public static final RuleRegistry REGISTRY = BuiltInRules.registry();
   private static final Linter LINTER = new Linter(REGISTRY);
   private static final Pattern EXPECT = Pattern.compile("#\\s*expect:\\s*(.*)$");
   private static final Pattern ITEM = Pattern.compile("(HL\\d{3})(?:\\s+\"([^\"]*)\")?");
-  private static final Pattern TARGET = Pattern.compile("#\\s*target:\\s*kubernetes=(\\S+)");
+  private static final Pattern TARGET = Pattern.compile("#\\s*target:(.*)$", Pattern.MULTILINE);
 
   private RuleHarness() {}
 
@@ -44,12 +45,39 @@ public final class RuleHarness {
         settings.put(d.id(), new Config.RuleSetting(null, true, Map.of()));
       }
     }
+    return LINTER.lint(name, text, new Config(targets(text), settings, List.of()));
+  }
+
+  /** The targets a fixture's {@code # target:} comment sets, or the defaults. */
+  static Targets targets(String text) {
     Targets targets = Targets.DEFAULT;
     Matcher t = TARGET.matcher(text);
-    if (t.find()) {
-      targets = targets.withKubernetes(Version.parse(t.group(1)));
+    if (!t.find()) {
+      return targets;
     }
-    return LINTER.lint(name, text, new Config(targets, settings, List.of()));
+    for (String pair : t.group(1).trim().split("[\\s,]+")) {
+      String[] kv = pair.split("=", 2);
+      String value = kv.length == 2 ? kv[1] : "";
+      targets = switch (kv[0]) {
+        case "kubernetes" -> targets.withKubernetes(require(Version.parse(value), pair));
+        case "helm" -> targets.withHelm(Targets.Helm.parse(value).orElseThrow(() -> bad(pair)));
+        case "deployer" -> targets.withDeployer(Targets.Deployer.parse(value).orElseThrow(() -> bad(pair)));
+        default -> throw bad(pair);
+      };
+    }
+    return targets;
+  }
+
+  private static <T> T require(T value, String pair) {
+    if (value == null) {
+      throw bad(pair);
+    }
+    return value;
+  }
+
+  private static IllegalArgumentException bad(String pair) {
+    return new IllegalArgumentException("bad target \"" + pair + "\"; use kubernetes=1.29, helm=3|4, "
+        + "deployer=helm|argocd|flux");
   }
 
   /** Lints text with every rule at its default setting. */

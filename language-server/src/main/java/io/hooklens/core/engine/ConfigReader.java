@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -21,6 +22,8 @@ import java.util.Set;
  * <pre>
  * targets:
  *   kubernetes: "1.34"
+ *   helm: "3"                # or "4"
+ *   deployer: helm           # or argocd, flux
  * rules:
  *   HL402: off               # or error | warning | info
  *   HL401:
@@ -61,18 +64,7 @@ public final class ConfigReader {
     }
     YNode t = top.get("targets");
     if (t instanceof YMap tm) {
-      for (YMap.Entry e : tm.entries()) {
-        if (!e.key().value().equals("kubernetes")) {
-          errors.add(at(e.key()) + "unknown target \"" + e.key().value() + "\"; known: kubernetes");
-          continue;
-        }
-        Version v = e.value() instanceof YScalar s ? Version.parse(s.value()) : null;
-        if (v == null) {
-          errors.add(at(e.value()) + "targets.kubernetes must be a version such as \"1.34\"");
-        } else {
-          targets = targets.withKubernetes(v);
-        }
-      }
+      targets = targets(tm, errors);
     } else if (t != null) {
       errors.add(at(t) + "targets must be a mapping");
     }
@@ -100,6 +92,42 @@ public final class ConfigReader {
       errors.add(at(x) + "exclude must be a list of path globs");
     }
     return new Result(new Config(targets, rules, exclude), errors);
+  }
+
+  private static Targets targets(YMap tm, List<String> errors) {
+    Targets targets = Targets.DEFAULT;
+    for (YMap.Entry e : tm.entries()) {
+      String key = e.key().value();
+      String value = e.value() instanceof YScalar s && s.type() != YScalar.Type.NULL ? s.value() : null;
+      switch (key) {
+        case "kubernetes" -> {
+          Version v = Version.parse(value);
+          if (v == null) {
+            errors.add(at(e.value()) + "targets.kubernetes must be a version such as \"1.34\"");
+          } else {
+            targets = targets.withKubernetes(v);
+          }
+        }
+        case "helm" -> {
+          Optional<Targets.Helm> h = Targets.Helm.parse(value);
+          if (h.isEmpty()) {
+            errors.add(at(e.value()) + "targets.helm must be \"3\" or \"4\"");
+          } else {
+            targets = targets.withHelm(h.get());
+          }
+        }
+        case "deployer" -> {
+          Optional<Targets.Deployer> d = Targets.Deployer.parse(value);
+          if (d.isEmpty()) {
+            errors.add(at(e.value()) + "targets.deployer must be helm, argocd or flux");
+          } else {
+            targets = targets.withDeployer(d.get());
+          }
+        }
+        default -> errors.add(at(e.key()) + "unknown target \"" + key + "\"; known: deployer, helm, kubernetes");
+      }
+    }
+    return targets;
   }
 
   private static Config.RuleSetting ruleSetting(YMap.Entry e, RuleRegistry registry, List<String> errors) {

@@ -11,6 +11,7 @@ import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -29,7 +30,10 @@ import java.util.stream.Collectors;
             + " and because the list is not empty it no longer applies the default before-hook-creation either."),
         @Message(id = "empty", text = "helm.sh/hook-delete-policy names no policy, yet Helm counts the empty value"
             + " as one: it no longer applies the default before-hook-creation. Remove the annotation or name a"
-            + " policy.")
+            + " policy."),
+        @Message(id = "unknownArgo", text = "Argo CD does not know the delete policy \"{0}\"{1} and ignores it."),
+        @Message(id = "unknownAloneArgo", text = "Argo CD does not know the delete policy \"{0}\"{1} and ignores it;"
+            + " with no policy it knows, it applies its default, before-hook-creation, instead.")
     })
 public final class HelmHookDeletePolicyUnknown implements Rule {
   @Override
@@ -38,6 +42,10 @@ public final class HelmHookDeletePolicyUnknown implements Rule {
       YMap.Entry e = HelmAnnotations.entry(r, HelmAnnotations.DELETE_POLICY);
       if (e == null || !(e.value() instanceof YScalar v) || v.isTemplated() || !RegisteredHooks.hasHookKey(r)
           || !RegisteredHooks.readByHelm(doc, r)) {
+        continue;
+      }
+      if (ctx.targets().argoCd()) {
+        checkArgoCd(ctx, r, v);
         continue;
       }
       List<HelmAnnotations.Item> items = RegisteredHooks.items(v);
@@ -58,10 +66,34 @@ public final class HelmHookDeletePolicyUnknown implements Rule {
         if (near.isEmpty()) {
           ctx.report(v, "unknown" + suffix, i.raw().trim());
         } else {
-          ctx.report(v, "unknown" + suffix + "Near", i.raw().trim(),
-              near.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(" or ")));
+          ctx.report(v, "unknown" + suffix + "Near", i.raw().trim(), quoted(near));
         }
       }
     }
+  }
+
+  /**
+   * Argo CD compares trimmed items exactly, drops the empty ones, and applies its default whenever no item
+   * is known; an item Helm would lower-case into a known policy is HL225's to report.
+   */
+  private static void checkArgoCd(RuleContext ctx, Resource r, YScalar v) {
+    if (!ArgoCdHooks.readsHelmEvents(r) || ArgoCdHooks.runEvents(r).isEmpty()) {
+      return;
+    }
+    List<String> items = ArgoCdHooks.items(v);
+    boolean anyKnown = items.stream().anyMatch(HelmAnnotations.DELETE_POLICIES::contains);
+    for (String item : items) {
+      String lower = item.toLowerCase(Locale.ROOT);
+      if (HelmAnnotations.DELETE_POLICIES.contains(item) || HelmAnnotations.DELETE_POLICIES.contains(lower)) {
+        continue;
+      }
+      List<String> near = HelmAnnotations.nearest(lower, HelmAnnotations.DELETE_POLICIES);
+      String hint = near.isEmpty() ? "" : " (did you mean " + quoted(near) + "?)";
+      ctx.report(v, anyKnown ? "unknownArgo" : "unknownAloneArgo", item, hint);
+    }
+  }
+
+  private static String quoted(List<String> near) {
+    return near.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(" or "));
   }
 }

@@ -25,13 +25,21 @@ import java.util.Set;
     remediation = "Give each hook object its own name, or add before-hook-creation to the delete policies of the"
         + " hook that runs later.",
     messages = {
-        @Message(id = "duplicate", text = "This hook creates {0} again in {1}, after the hook at line {2}. That"
-            + " object still exists (hook-succeeded cleanup runs only after the whole event) and this hook has no"
-            + " before-hook-creation policy, so Helm 3 fails to create it and Helm 4 applies it over the earlier"
-            + " object."),
-        @Message(id = "eventTwice", text = "helm.sh/hook lists {0} twice, so Helm runs this hook twice in that"
-            + " event; without a before-hook-creation policy the second create meets the first object: Helm 3"
-            + " fails and Helm 4 applies it over the first run.")
+        @Message(id = "create", text = "This hook creates {0} again in {1}, after the hook at line {2}. That object"
+            + " still exists (hook-succeeded cleanup runs only after the whole event) and this hook has no"
+            + " before-hook-creation policy, so {3} fails to create it."),
+        @Message(id = "apply", text = "This hook creates {0} again in {1}, after the hook at line {2}. That object"
+            + " still exists (hook-succeeded cleanup runs only after the whole event) and this hook has no"
+            + " before-hook-creation policy, so {3} applies it over the earlier object with server-side apply: a"
+            + " changed Job or Pod is rejected, and an unchanged finished one does not run again."),
+        @Message(id = "eventTwiceCreate", text = "helm.sh/hook lists {0} twice, so {1} runs this hook twice in that"
+            + " event; without a before-hook-creation policy the second create meets the first object and fails."),
+        @Message(id = "eventTwiceApply", text = "helm.sh/hook lists {0} twice, so {1} runs this hook twice in that"
+            + " event; without a before-hook-creation policy the second run is applied over the first object and"
+            + " a finished Job or Pod does not run again."),
+        @Message(id = "argo", text = "This hook and the hook at line {1} both create {0}. Argo CD keeps only one"
+            + " manifest per group, kind, namespace and name (it reports RepeatedResourceWarning), so one of the two"
+            + " is dropped before the sync and never runs.")
     })
 public final class HelmHookDuplicateIdentity implements Rule {
   /** A hook Helm registers, with what decides its place in an event's order. */
@@ -39,6 +47,10 @@ public final class HelmHookDuplicateIdentity implements Rule {
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
+    if (ctx.targets().argoCd()) {
+      checkArgoCd(doc, ctx);
+      return;
+    }
     Map<RegisteredHooks.Identity, List<Hook>> byIdentity = new LinkedHashMap<>();
     for (Resource r : doc.resources()) {
       Optional<List<String>> events = RegisteredHooks.events(r);
@@ -64,6 +76,30 @@ public final class HelmHookDuplicateIdentity implements Rule {
     }
   }
 
+  /**
+   * Argo CD keeps one of the manifests with the same identity before it looks at hooks at all, whatever their
+   * events and policies, so a test hook can push out a hook that would run; it reads an event listed twice
+   * once.
+   */
+  private static void checkArgoCd(HookDocument doc, RuleContext ctx) {
+    Map<RegisteredHooks.Identity, Resource> first = new LinkedHashMap<>();
+    for (Resource r : doc.resources()) {
+      if (!RegisteredHooks.readByHelm(doc, r) || RegisteredHooks.events(r).isEmpty()) {
+        continue;
+      }
+      RegisteredHooks.Identity id = RegisteredHooks.identity(r);
+      if (id == null) {
+        continue;
+      }
+      Resource earlier = first.putIfAbsent(id, r);
+      if (earlier != null) {
+        YNode at = RegisteredHooks.nameNode(earlier);
+        ctx.report(RegisteredHooks.nameNode(r), "argo", id.display(), at.range().start().line() + 1)
+            .related(at, "the other hook creating " + id.display());
+      }
+    }
+  }
+
   private static void reportEventsListedTwice(RuleContext ctx, Hook h) {
     Set<String> seen = new LinkedHashSet<>();
     Set<String> twice = new LinkedHashSet<>();
@@ -72,8 +108,10 @@ public final class HelmHookDuplicateIdentity implements Rule {
         twice.add(e);
       }
     }
+    boolean apply = HookRunner.appliesServerSide(ctx.targets());
     for (String e : twice) {
-      ctx.report(HelmAnnotations.annotation(h.resource(), HelmAnnotations.HOOK), "eventTwice", e);
+      ctx.report(HelmAnnotations.annotation(h.resource(), HelmAnnotations.HOOK),
+          apply ? "eventTwiceApply" : "eventTwiceCreate", e, HookRunner.name(ctx.targets()));
     }
   }
 
@@ -108,10 +146,12 @@ public final class HelmHookDuplicateIdentity implements Rule {
         }
       }
     }
+    String message = HookRunner.appliesServerSide(ctx.targets()) ? "apply" : "create";
     for (var e : earlierOf.entrySet()) {
       YNode earlier = RegisteredHooks.nameNode(e.getValue().resource());
-      ctx.report(RegisteredHooks.nameNode(e.getKey().resource()), "duplicate", id.display(),
-          String.join(", ", eventsOf.get(e.getKey())), earlier.range().start().line() + 1)
+      ctx.report(RegisteredHooks.nameNode(e.getKey().resource()), message, id.display(),
+          String.join(", ", eventsOf.get(e.getKey())), earlier.range().start().line() + 1,
+          HookRunner.name(ctx.targets()))
           .related(earlier, "the earlier hook creating " + id.display());
     }
   }

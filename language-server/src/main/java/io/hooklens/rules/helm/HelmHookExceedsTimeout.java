@@ -6,6 +6,7 @@ import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
+import io.hooklens.core.engine.Targets;
 import io.hooklens.core.model.Container;
 import io.hooklens.core.model.Duration;
 import io.hooklens.core.model.HookDocument;
@@ -27,25 +28,32 @@ import java.util.OptionalLong;
         + " --timeout and set helmTimeoutSeconds to match.",
     params = HelmHookExceedsTimeout.Params.class,
     messages = {
-        @Message(id = "deadline", text = "Helm waits at most {0}s for each hook (--timeout, 5m by default), but"
+        @Message(id = "deadline", text = "{3} waits at most {0}s for each hook ({4}, 5m by default), but"
             + " activeDeadlineSeconds lets this {1} run for {2}s; a run that takes longer than {0}s fails the"
             + " release while the {1} keeps running."),
-        @Message(id = "runtime", text = "Helm waits at most {0}s for each hook (--timeout, 5m by default), but"
-            + " this {1} runs for {2} by its sleep commands alone; the release fails after {0}s while the {1} keeps"
+        @Message(id = "runtime", text = "{3} waits at most {0}s for each hook ({4}, 5m by default), but this {1}"
+            + " runs for {2} by its sleep commands alone; the release fails after {0}s while the {1} keeps"
             + " running."),
-        @Message(id = "endless", text = "Helm waits at most {0}s for each hook (--timeout, 5m by default), but"
-            + " this {1} never ends on its own; the release fails after {0}s while the {1} keeps running.")
+        @Message(id = "endless", text = "{3} waits at most {0}s for each hook ({4}, 5m by default), but this {1}"
+            + " never ends on its own; the release fails after {0}s while the {1} keeps running.")
     })
 public final class HelmHookExceedsTimeout implements Rule {
   /** Parameters of HL223. */
   public record Params(
       @Param(description = "Seconds Helm waits for each hook: the --timeout given to helm install, upgrade,"
-          + " rollback, uninstall and test", defaultValue = "300")
+          + " rollback, uninstall and test, or a Flux HelmRelease's spec.timeout", defaultValue = "300")
       int helmTimeoutSeconds) {}
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
+    Targets targets = ctx.targets();
+    // Argo CD gives a hook no time limit of its own.
+    if (targets.argoCd()) {
+      return;
+    }
     long timeout = ctx.params(Params.class).helmTimeoutSeconds();
+    String who = HookRunner.name(targets);
+    String knob = targets.deployer() == Targets.Deployer.FLUX ? "the HelmRelease's spec.timeout" : "--timeout";
     for (HelmHook h : HelmHook.in(doc)) {
       PodSpec pod = h.isAwaited() ? h.podSpec(doc) : null;
       // A Pod that restarts for ever never completes at all, which HL216 reports.
@@ -61,7 +69,7 @@ public final class HelmHookExceedsTimeout implements Rule {
       if (deadline.isPresent()) {
         // A deadline within the timeout stops the run before Helm gives up, whatever it sleeps.
         if (deadline.getAsLong() > timeout) {
-          ctx.report(deadlineNode, "deadline", timeout, h.kind(), deadline.getAsLong());
+          ctx.report(deadlineNode, "deadline", timeout, h.kind(), deadline.getAsLong(), who, knob);
         }
         continue;
       }
@@ -70,10 +78,10 @@ public final class HelmHookExceedsTimeout implements Rule {
         continue;
       }
       if (longest.total().unbounded()) {
-        ctx.report(longest.at(), "endless", timeout, h.kind());
+        ctx.report(longest.at(), "endless", timeout, h.kind(), "", who, knob);
       } else if (longest.total().seconds() >= timeout) {
         // Equal counts too: scheduling and image pulls come on top of the sleeps.
-        ctx.report(longest.at(), "runtime", timeout, h.kind(), longest.total().describe());
+        ctx.report(longest.at(), "runtime", timeout, h.kind(), longest.total().describe(), who, knob);
       }
     }
   }

@@ -1,5 +1,7 @@
 package io.hooklens.rules.helm;
 
+import static io.hooklens.rules.helm.HelmAnnotations.annotation;
+
 import io.hooklens.core.engine.Message;
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleContext;
@@ -16,22 +18,34 @@ import java.util.Collection;
     summary = "A hook event or policy is written in a case Helm has to normalise",
     severity = Severity.INFO,
     remediation = "Write hook events and policies in lower case, as Helm documents them.",
-    messages = @Message(id = "case", text = "Helm lower-cases \"{0}\" to \"{1}\"; write it that way."))
+    messages = {
+        @Message(id = "case", text = "Helm lower-cases \"{0}\" to \"{1}\"; write it that way."),
+        @Message(id = "caseArgo", text = "Argo CD compares \"{0}\" exactly and does not know it, so it ignores"
+            + " it (Helm would read {1}); write \"{1}\".")
+    })
 public final class HelmHookNoncanonical implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
+    boolean argo = ctx.targets().argoCd();
     for (Resource r : doc.resources()) {
       if (r.parent() != null) {
         continue;
       }
-      check(ctx, HelmAnnotations.annotation(r, HelmAnnotations.HOOK), HelmAnnotations.EVENTS);
-      check(ctx, HelmAnnotations.annotation(r, HelmAnnotations.DELETE_POLICY), HelmAnnotations.DELETE_POLICIES);
-      check(ctx, HelmAnnotations.annotation(r, HelmAnnotations.OUTPUT_LOG_POLICY), HelmAnnotations.OUTPUT_LOG_POLICIES);
+      // Argo CD reads no Helm hook annotation of a resource that has its own hook annotation.
+      if (argo && !ArgoCdHooks.readsHelmEvents(r)) {
+        continue;
+      }
+      check(ctx, annotation(r, HelmAnnotations.HOOK), HelmAnnotations.EVENTS, argo);
+      check(ctx, annotation(r, HelmAnnotations.DELETE_POLICY), HelmAnnotations.DELETE_POLICIES, argo);
+      // Argo CD ignores the output-log policy whatever its case (HL217).
+      if (!argo) {
+        check(ctx, annotation(r, HelmAnnotations.OUTPUT_LOG_POLICY), HelmAnnotations.OUTPUT_LOG_POLICIES, false);
+      }
     }
   }
 
-  /** Spaces around items are layout, not a spelling: Helm trims them and {@code a, b} is the common style. */
-  private static void check(RuleContext ctx, YScalar value, Collection<String> known) {
+  /** Spaces around items are layout, not a spelling: both Helm and Argo CD trim them, and {@code a, b} is common. */
+  private static void check(RuleContext ctx, YScalar value, Collection<String> known, boolean argo) {
     if (value == null || value.isTemplated()) {
       return;
     }
@@ -39,7 +53,11 @@ public final class HelmHookNoncanonical implements Rule {
       String written = item.raw().trim();
       // Trimmed, the written item can differ from what Helm reads only by case.
       if (known.contains(item.normalized()) && !written.equals(item.normalized())) {
-        ctx.report(value, "case", written, item.normalized());
+        if (argo) {
+          ctx.report(value, "caseArgo", written, item.normalized()).severity(Severity.WARNING);
+        } else {
+          ctx.report(value, "case", written, item.normalized());
+        }
       }
     }
   }

@@ -29,6 +29,10 @@ public final class HelmHookNotAwaited implements Rule {
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
+    // Argo CD waits until every hook it runs is healthy, a Deployment's pods included.
+    if (ctx.targets().argoCd()) {
+      return;
+    }
     for (HelmHook h : HelmHook.in(doc)) {
       // Config objects (ServiceAccounts, RBAC, ConfigMaps...) are ready once created; only a workload is a surprise.
       if (h.isAwaited() || h.podSpec(doc) == null) {

@@ -5,11 +5,11 @@ import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
+import io.hooklens.core.engine.Targets;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
-import java.util.Optional;
 import java.util.Set;
 
 @RuleInfo(
@@ -19,13 +19,22 @@ import java.util.Set;
     severity = Severity.WARNING,
     remediation = "Add before-hook-creation to helm.sh/hook-delete-policy, or remove the annotation to get it as"
         + " the default.",
-    messages = @Message(id = "stays", text = "Nothing deletes this {0} after a successful run (no"
-        + " before-hook-creation or hook-succeeded policy), and uninstall leaves hook objects behind too. The next"
-        + " time the hook runs the old object is still there: Helm 3 fails to create it; Helm 4 applies over it,"
-        + " which fails for a changed Job or Pod and does not run a finished one again."))
+    messages = {
+        @Message(id = "create", text = "Nothing deletes this {0} after a successful run (no before-hook-creation"
+            + " or hook-succeeded policy), and uninstall leaves hook objects behind too. The next time the hook"
+            + " runs the old object is still there, and {1} fails to create it."),
+        @Message(id = "apply", text = "Nothing deletes this {0} after a successful run (no before-hook-creation"
+            + " or hook-succeeded policy), and uninstall leaves hook objects behind too. The next time the hook"
+            + " runs the old object is still there: {1} applies the hook over it with server-side apply, which"
+            + " fails for a changed Job or Pod and does not run a finished one again."),
+        @Message(id = "argo", text = "Nothing deletes this {0} after a successful sync (no before-hook-creation"
+            + " or hook-succeeded policy). At the next sync the old object is still there: Argo CD applies the"
+            + " hook over it, which fails for a changed Job or Pod and does not run a finished one again.")
+    })
 public final class HelmHookNotRecreatable implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
+    Targets targets = ctx.targets();
     for (Resource r : doc.resources()) {
       YMap.Entry e = HelmAnnotations.entry(r, HelmAnnotations.DELETE_POLICY);
       if (e == null || !(e.value() instanceof YScalar) || !RegisteredHooks.readByHelm(doc, r)
@@ -33,10 +42,16 @@ public final class HelmHookNotRecreatable implements Rule {
           || "CustomResourceDefinition".equals(r.kind()) || removesItself(r)) {
         continue;
       }
-      Optional<Set<String>> policies = RegisteredHooks.deletePolicies(r);
-      if (policies.isPresent() && !policies.get().contains(RegisteredHooks.BEFORE_HOOK_CREATION)
-          && !policies.get().contains(RegisteredHooks.HOOK_SUCCEEDED)) {
-        ctx.report(RegisteredHooks.valueOrKey(e), "stays", r.kind());
+      Set<String> policies;
+      if (targets.argoCd()) {
+        policies = ArgoCdHooks.runEvents(r).isEmpty() ? null : ArgoCdHooks.deletePolicies(r);
+      } else {
+        policies = RegisteredHooks.deletePolicies(r).orElse(null);
+      }
+      if (policies != null && !policies.contains(RegisteredHooks.BEFORE_HOOK_CREATION)
+          && !policies.contains(RegisteredHooks.HOOK_SUCCEEDED)) {
+        String id = targets.argoCd() ? "argo" : HookRunner.appliesServerSide(targets) ? "apply" : "create";
+        ctx.report(RegisteredHooks.valueOrKey(e), id, r.kind(), HookRunner.name(targets));
       }
     }
   }

@@ -30,15 +30,19 @@ import java.util.Set;
     severity = Severity.WARNING,
     remediation = "Give the hook that must exist first a lower helm.sh/hook-weight than the Job or Pod that needs"
         + " it.",
-    messages = @Message(id = "byName", text = "Helm (3.2 to 4.x) runs hooks of equal weight in name order, not in"
-        + " kind order as its docs say: in {0}, {1} runs and Helm waits for it before {2}, which it needs, is"
-        + " created. Give {2} a lower helm.sh/hook-weight."))
+    messages = @Message(id = "byName", text = "{3} runs hooks of equal weight in name order, not in kind order as"
+        + " Helm's docs say: in {0}, {1} runs and is waited for before {2}, which it needs, is created. Give {2} a"
+        + " lower helm.sh/hook-weight."))
 public final class HelmHookOrderByName implements Rule {
   /** The Jobs and Pods that run too early for one hook, and in which events. */
   private record Late(List<HelmHook> runsFirst, Set<String> events) {}
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
+    // Argo CD orders the hooks of one sync wave by kind, then name: the dependency is created first.
+    if (ctx.targets().argoCd()) {
+      return;
+    }
     Map<String, List<HelmHook>> byEvent = new LinkedHashMap<>();
     for (HelmHook h : HelmHook.in(doc)) {
       // A templated kind, name or weight could put the hook anywhere.
@@ -80,7 +84,7 @@ public final class HelmHookOrderByName implements Rule {
       YScalar weight = HelmAnnotations.annotation(h.resource(), HelmAnnotations.WEIGHT);
       List<String> names = l.runsFirst().stream().map(x -> x.resource().displayName()).toList();
       var reported = ctx.report(weight != null ? weight : h.hookValue(), "byName", String.join(", ", l.events()),
-          String.join(" and ", names), h.resource().displayName());
+          String.join(" and ", names), h.resource().displayName(), HookRunner.name(ctx.targets()));
       for (HelmHook x : l.runsFirst()) {
         reported.related(x.hookValue(), "runs first");
       }

@@ -21,7 +21,9 @@ import java.util.List;
             + " ignored on a {0}."),
         @Message(id = "unknown", text = "Unknown output-log policy \"{0}\"{1}; Helm knows only hook-succeeded and"
             + " hook-failed, so this item is ignored."),
-        @Message(id = "empty", text = "The output-log policy is empty; Helm ignores it.")
+        @Message(id = "empty", text = "The output-log policy is empty; Helm ignores it."),
+        @Message(id = "argo", text = "Argo CD runs hooks itself and never prints their logs, so"
+            + " helm.sh/hook-output-log-policy has no effect.")
     })
 public final class HelmHookOutputLogPolicyIgnored implements Rule {
   /** In a fixed order, so that suggestions are listed the same way every run. */
@@ -32,6 +34,11 @@ public final class HelmHookOutputLogPolicyIgnored implements Rule {
     for (HelmHook h : HelmHook.in(doc)) {
       YMap.Entry e = HelmAnnotations.entry(h.resource(), HelmAnnotations.OUTPUT_LOG_POLICY);
       if (e == null || !(e.value() instanceof YScalar value) || value.isTemplated()) {
+        continue;
+      }
+      if (ctx.targets().argoCd()) {
+        // Nothing breaks, the logs are merely elsewhere.
+        ctx.report(e.key(), "argo").severity(Severity.INFO);
         continue;
       }
       if (!h.isAwaited()) {

@@ -20,23 +20,29 @@ import io.hooklens.core.yaml.YScalar;
             + " never reaches Succeeded, Helm waits for it until --timeout and the release fails."
             + " Set restartPolicy: Never."),
         @Message(id = "always", text = "With restartPolicy Always this hook Pod never reaches Succeeded; Helm waits"
-            + " for it until --timeout and the release fails.")
+            + " for it until --timeout and the release fails."),
+        @Message(id = "missingArgo", text = "{0} is a hook Pod without restartPolicy, so it defaults to Always. Argo"
+            + " CD counts such a Pod done only while it runs and is ready: a command that exits is restarted, and"
+            + " Argo CD fails the hook as Degraded. Set restartPolicy: Never."),
+        @Message(id = "alwaysArgo", text = "With restartPolicy Always, Argo CD counts this hook Pod done only while it"
+            + " runs and is ready: a command that exits is restarted, and Argo CD fails the hook as Degraded.")
     })
 public final class HelmHookPodNeverCompletes implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
+    boolean argo = ctx.targets().argoCd();
     for (HelmHook h : HelmHook.in(doc)) {
       PodSpec pod = h.kind().equals("Pod") ? h.podSpec(doc) : null;
-      if (pod == null) {
+      if (pod == null || (argo && ArgoCdHooks.runEvents(h.resource()).isEmpty())) {
         continue;
       }
       YScalar policy = pod.node().scalar("restartPolicy");
       if (policy == null || policy.type() == YScalar.Type.NULL) {
         if (!pod.hidesContent()) {
-          ctx.report(HelmHook.specKey(pod), "missing", h.resource().displayName());
+          ctx.report(HelmHook.specKey(pod), argo ? "missingArgo" : "missing", h.resource().displayName());
         }
       } else if (policy.value().equals("Always")) {
-        ctx.report(policy, "always");
+        ctx.report(policy, argo ? "alwaysArgo" : "always");
       }
     }
   }

@@ -25,9 +25,15 @@ import java.util.stream.Collectors;
             + " neither as a hook nor as a normal resource."),
         @Message(id = "unknownNear", text = "Unknown hook event \"{0}\"; did you mean {1}? Helm skips this whole"
             + " resource: it is installed neither as a hook nor as a normal resource."),
+        @Message(id = "unknownArgo", text = "Unknown hook event \"{0}\"{1}. Argo CD renders charts with helm"
+            + " template, which drops this whole resource as Helm does: Argo CD never sees it, as a hook or as a"
+            + " normal resource."),
         @Message(id = "emptyItem", text = "helm.sh/hook has an empty item (a stray comma), which Helm reads as an"
             + " unknown event. Helm skips this whole resource: it is installed neither as a hook nor as a normal"
-            + " resource.")
+            + " resource."),
+        @Message(id = "emptyItemArgo", text = "helm.sh/hook has an empty item (a stray comma), which Helm reads as an"
+            + " unknown event. Argo CD renders charts with helm template, which drops this whole resource: Argo CD"
+            + " never sees it, as a hook or as a normal resource.")
     })
 public final class HelmHookUnknownEvent implements Rule {
   /** Helm 2 events with rules of their own (HL202, HL203). */
@@ -35,6 +41,7 @@ public final class HelmHookUnknownEvent implements Rule {
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
+    boolean argo = ctx.targets().argoCd();
     for (Resource r : doc.resources()) {
       YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);
       if (v == null || v.isTemplated() || !RegisteredHooks.readByHelm(doc, r)) {
@@ -51,18 +58,24 @@ public final class HelmHookUnknownEvent implements Rule {
           continue;
         }
         if (event.isEmpty()) {
-          ctx.report(v, "emptyItem");
+          ctx.report(v, argo ? "emptyItemArgo" : "emptyItem");
           continue;
         }
         List<String> near = suggestions(event);
-        if (near.isEmpty()) {
+        if (argo) {
+          String hint = near.isEmpty() ? "" : " (did you mean " + quoted(near) + "?)";
+          ctx.report(v, "unknownArgo", i.raw().trim(), hint);
+        } else if (near.isEmpty()) {
           ctx.report(v, "unknown", i.raw().trim());
         } else {
-          ctx.report(v, "unknownNear", i.raw().trim(),
-              near.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(" or ")));
+          ctx.report(v, "unknownNear", i.raw().trim(), quoted(near));
         }
       }
     }
+  }
+
+  private static String quoted(List<String> near) {
+    return near.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(" or "));
   }
 
   /** The nearest events; the deprecated alias test-success is offered as test. */

@@ -21,7 +21,9 @@ import java.util.Locale;
             + " resource behind without listing it as kept, and helm upgrade deletes it once it leaves the chart."),
         @Message(id = "unknownOnHook", text = "Helm recognises only \"keep\"; \"{0}\" has no effect."),
         @Message(id = "inexact", text = "helm uninstall reads \"{0}\" as keep, but helm upgrade compares the value"
-            + " exactly: when this resource leaves the chart, the upgrade deletes it. Write keep.")
+            + " exactly: when this resource leaves the chart, the upgrade deletes it. Write keep."),
+        @Message(id = "unknownArgo", text = "Argo CD recognises only \"keep\" (compared exactly, spaces aside); with"
+            + " \"{0}\" deleting the Application deletes this resource too.")
     })
 public final class HelmResourcePolicyUnknown implements Rule {
   @Override
@@ -33,7 +35,12 @@ public final class HelmResourcePolicyUnknown implements Rule {
         continue;
       }
       boolean hook = HelmAnnotations.annotation(r, HelmAnnotations.HOOK) != null;
-      if (!v.value().trim().toLowerCase(Locale.ROOT).equals("keep")) {
+      if (ctx.targets().argoCd() && !hook) {
+        // Argo CD reads the value only when the Application is deleted, as a comma-separated list.
+        if (!ArgoCdHooks.items(v).contains("keep")) {
+          ctx.report(v, "unknownArgo", v.value());
+        }
+      } else if (!v.value().trim().toLowerCase(Locale.ROOT).equals("keep")) {
         ctx.report(v, hook ? "unknownOnHook" : "unknown", v.value());
       } else if (!hook) {
         ctx.report(v, "inexact", v.value());

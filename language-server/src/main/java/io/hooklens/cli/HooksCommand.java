@@ -1,0 +1,284 @@
+package io.hooklens.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hooklens.chart.ChartLinter;
+import io.hooklens.core.engine.Linter;
+import io.hooklens.core.engine.Version;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.yaml.ParseProblem;
+import io.hooklens.core.yaml.ParsedFile;
+import io.hooklens.core.yaml.Range;
+import io.hooklens.core.yaml.SourceText;
+import io.hooklens.core.yaml.YamlReader;
+import io.hooklens.rules.BuiltInRules;
+import io.hooklens.rules.helm.HookPlan;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+@Command(
+    name = "hooks",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Prints the order in which Helm runs the hooks of a chart, event by event.",
+        "For each hook: its weight, delete policies, whether Helm waits for it, and where it comes from."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:the plan was printed",
+        "2:usage error, bad configuration, or a chart or file that cannot be read or rendered",
+        "3:internal error"})
+public final class HooksCommand implements Callable<Integer> {
+  /** Output formats. */
+  enum Format { text, json }
+
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "CHART|FILE",
+      description = "A chart directory (or its Chart.yaml), rendered with Helm; or a rendered manifest file, "
+          + "such as helm template output.")
+  Path target;
+
+  @Option(names = "--event", paramLabel = "EVENT", converter = EventConverter.class,
+      description = "Only this event: pre-install, post-install, pre-delete, post-delete, pre-upgrade, "
+          + "post-upgrade, pre-rollback, post-rollback or test.")
+  String event;
+
+  @Option(names = "--values", paramLabel = "FILE",
+      description = "For a chart: a values file on top of values.yaml, as helm -f (repeatable; later files win).")
+  List<Path> valuesFiles = new ArrayList<>();
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "For a chart: set a value, as helm --set does (one KEY=VALUE each; repeatable).")
+  Map<String, String> setValues = new LinkedHashMap<>();
+
+  @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
+      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  Format format;
+
+  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final String CHART_YAML = "Chart.yaml";
+
+  /** A hook at its place, with the file and line it comes from. */
+  private record Row(int position, HookPlan.Step step, ChartLinter.Place source) {}
+
+  /** A document to plan, and the way from a place in it to the file the user knows. */
+  private record Planned(HookDocument doc, Function<Range, ChartLinter.Place> places) {}
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter err = spec.commandLine().getErr();
+    Optional<Planned> planned;
+    try {
+      planned = read(err);
+    } catch (ConfigResolver.ConfigException e) {
+      err.println("hooklens: " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    if (planned.isEmpty()) {
+      return ExitCodes.USAGE;
+    }
+    Map<String, List<Row>> plan = new LinkedHashMap<>();
+    for (HookPlan.Event e : HookPlan.of(planned.get().doc())) {
+      if (event != null && !event.equals(e.name())) {
+        continue;
+      }
+      List<Row> rows = new ArrayList<>();
+      for (HookPlan.Step s : e.steps()) {
+        rows.add(new Row(rows.size() + 1, s, planned.get().places().apply(s.source())));
+      }
+      plan.put(e.name(), rows);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (format == Format.json) {
+      out.println(json(plan));
+    } else {
+      text(plan, out);
+    }
+    out.flush();
+    return ExitCodes.CLEAN;
+  }
+
+  /** The chart rendered, or the file read; empty after saying why on standard error. */
+  private Optional<Planned> read(PrintWriter err) throws IOException, ConfigResolver.ConfigException {
+    if (!Files.exists(target)) {
+      err.println("hooklens: " + target + ": no such file or directory");
+      return Optional.empty();
+    }
+    Path chart = Files.isDirectory(target) ? target
+        : target.getFileName() != null && target.getFileName().toString().equals(CHART_YAML)
+            ? (target.getParent() == null ? Path.of(".") : target.getParent()) : null;
+    if (chart == null) {
+      return readFile(err);
+    }
+    if (!ChartLinter.isChart(chart)) {
+      err.println("hooklens: " + target + ": a directory without Chart.yaml is no chart");
+      return Optional.empty();
+    }
+    Optional<String> unavailable = ChartLinter.unavailable();
+    if (unavailable.isPresent()) {
+      err.println("hooklens: cannot render " + chart + ": " + unavailable.get()
+          + "; give the output of helm template instead");
+      return Optional.empty();
+    }
+    for (Path v : valuesFiles) {
+      if (!Files.isRegularFile(v)) {
+        err.println("hooklens: --values " + v + ": no such file");
+        return Optional.empty();
+      }
+    }
+    // Rendered for the target Kubernetes version, as lint renders charts.
+    ConfigResolver configs = new ConfigResolver(BuiltInRules.registry(), null);
+    Version kubernetes = configs.forFile(chart.resolve(CHART_YAML)).config().targets().kubernetes();
+    ChartLinter.Rendering r = ChartLinter.render(chart, valuesFiles, setValues, kubernetes);
+    if (r instanceof ChartLinter.Refused refused) {
+      err.println("hooklens: Helm cannot render " + chart + ": " + refused.message());
+      return Optional.empty();
+    }
+    ChartLinter.Manifests m = (ChartLinter.Manifests) r;
+    return Optional.of(new Planned(HookDocument.of(chart.toString(), m.parsed()), m::place));
+  }
+
+  private Optional<Planned> readFile(PrintWriter err) throws IOException {
+    if (!valuesFiles.isEmpty() || !setValues.isEmpty()) {
+      err.println("hooklens: --values and --set apply to charts only; " + target + " is rendered already");
+      return Optional.empty();
+    }
+    byte[] bytes = Files.readAllBytes(target);
+    if (bytes.length > Linter.MAX_BYTES) {
+      err.println("hooklens: " + target + ": larger than " + Linter.MAX_BYTES / (1024 * 1024) + " MiB");
+      return Optional.empty();
+    }
+    String text;
+    try {
+      text = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      err.println("hooklens: " + target + ": not UTF-8 text");
+      return Optional.empty();
+    }
+    // Rendered manifests are final YAML: a "{{" in them is text, as Helm leaves it.
+    ParsedFile parsed = new YamlReader().read(new SourceText(text), target.toString().endsWith(".json"));
+    for (ParseProblem p : parsed.problems()) {
+      if (p.kind() == ParseProblem.Kind.SYNTAX || p.kind() == ParseProblem.Kind.LIMIT) {
+        err.println("hooklens: " + target + ":" + (p.range().start().line() + 1) + ":"
+            + (p.range().start().column() + 1) + ": " + p.message() + "; Helm could not read it either");
+        return Optional.empty();
+      }
+    }
+    String name = target.toString();
+    return Optional.of(new Planned(HookDocument.of(name, parsed), range -> new ChartLinter.Place(name, range)));
+  }
+
+  private static void text(Map<String, List<Row>> plan, PrintWriter out) {
+    boolean any = false;
+    for (Map.Entry<String, List<Row>> e : plan.entrySet()) {
+      List<Row> rows = e.getValue();
+      if (rows.isEmpty()) {
+        continue;
+      }
+      if (any) {
+        out.println();
+      }
+      any = true;
+      List<String[]> cells = new ArrayList<>();
+      cells.add(new String[] {"#", "HOOK", "WEIGHT", "DELETE POLICY", "WAITS", "SOURCE"});
+      for (Row r : rows) {
+        HookPlan.Step s = r.step();
+        String policies = s.deletePolicies().isEmpty() ? "none" : String.join(",", s.deletePolicies());
+        cells.add(new String[] {String.valueOf(r.position()), s.kind() + "/" + s.name(), String.valueOf(s.weight()),
+            s.defaultPolicy() ? policies + " (default)" : policies, s.awaited() ? "yes" : "no",
+            r.source().file() + ":" + (r.source().range().start().line() + 1)});
+      }
+      out.println(e.getKey());
+      int[] width = new int[cells.get(0).length];
+      for (String[] row : cells) {
+        for (int i = 0; i < row.length; i++) {
+          width[i] = Math.max(width[i], row[i].length());
+        }
+      }
+      for (String[] row : cells) {
+        StringBuilder line = new StringBuilder(" ");
+        for (int i = 0; i < row.length; i++) {
+          // Numbers (position and weight) line up on the right, words on the left.
+          String pad = " ".repeat(width[i] - row[i].length());
+          line.append(' ').append(i == 0 || i == 2 ? pad + row[i] : row[i] + pad).append(' ');
+        }
+        out.println(line.toString().stripTrailing());
+      }
+    }
+    if (!any) {
+      out.println(plan.size() == 1 ? "No " + plan.keySet().iterator().next() + " hooks." : "No hooks.");
+    }
+  }
+
+  private String json(Map<String, List<Row>> plan) {
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("version", 1);
+    root.putObject("tool").put("name", "hooklens").put("version", HooklensCommand.version());
+    root.put("source", target.toString());
+    ArrayNode events = root.putArray("events");
+    for (Map.Entry<String, List<Row>> e : plan.entrySet()) {
+      ObjectNode en = events.addObject();
+      en.put("event", e.getKey());
+      ArrayNode hooks = en.putArray("hooks");
+      for (Row r : e.getValue()) {
+        HookPlan.Step s = r.step();
+        ObjectNode h = hooks.addObject();
+        h.put("position", r.position());
+        h.put("kind", s.kind());
+        h.put("name", s.name());
+        h.put("weight", s.weight());
+        ArrayNode policies = h.putArray("deletePolicies");
+        s.deletePolicies().forEach(policies::add);
+        h.put("defaultDeletePolicy", s.defaultPolicy());
+        h.put("waits", s.awaited());
+        h.putObject("source")
+            .put("file", r.source().file())
+            .put("line", r.source().range().start().line() + 1)
+            .put("column", r.source().range().start().column() + 1);
+      }
+    }
+    return root.toPrettyString();
+  }
+
+  /** Reads {@code --event}: one of Helm's events, {@code test-success} read as {@code test}. */
+  static final class EventConverter implements ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      String v = value.trim().toLowerCase(Locale.ROOT);
+      String e = v.equals("test-success") ? "test" : v;
+      if (!HookPlan.EVENTS.contains(e)) {
+        throw new TypeConversionException("must be one of " + String.join(", ", HookPlan.EVENTS) + ", not \""
+            + value + "\"");
+      }
+      return e;
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package io.hooklens.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.hooklens.rules.BuiltInRules;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConfigReaderTest {
+  private static ConfigReader.Result read(String text) {
+    return ConfigReader.read(text, BuiltInRules.registry());
+  }
+
+  @Test
+  void targetsDefaultToKubernetes134Helm3AndTheHelmCli() {
+    ConfigReader.Result r = read("rules: {}\n");
+    assertEquals(List.of(), r.errors());
+    assertEquals(new Targets(new Version(1, 34), Targets.Helm.V3, Targets.Deployer.HELM), r.config().targets());
+  }
+
+  @Test
+  void helmVersionAndDeployerAreRead() {
+    ConfigReader.Result r = read("targets: {kubernetes: \"1.29\", helm: \"4\", deployer: argocd}\n");
+    assertEquals(List.of(), r.errors());
+    assertEquals(new Targets(new Version(1, 29), Targets.Helm.V4, Targets.Deployer.ARGOCD), r.config().targets());
+    assertEquals(Targets.Helm.V3, read("targets:\n  helm: 3\n").config().targets().helm());
+    assertEquals(Targets.Deployer.FLUX, read("targets:\n  deployer: Flux\n").config().targets().deployer());
+  }
+
+  @Test
+  void badTargetsAreErrorsWithPositions() {
+    ConfigReader.Result r = read("""
+        targets:
+          helm: "2"
+          deployer: spinnaker
+          helmVersion: "4"
+          kubernetes: latest
+        """);
+    assertEquals(List.of(
+        "2:9: targets.helm must be \"3\" or \"4\"",
+        "3:13: targets.deployer must be helm, argocd or flux",
+        "4:3: unknown target \"helmVersion\"; known: deployer, helm, kubernetes",
+        "5:15: targets.kubernetes must be a version such as \"1.34\""), r.errors());
+    assertEquals(Targets.DEFAULT, r.config().targets());
+  }
+}
