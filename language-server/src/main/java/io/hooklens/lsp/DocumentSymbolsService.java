@@ -105,6 +105,7 @@ final class DocumentSymbolsService {
     DocumentSymbol s = symbol(c.displayName(), detail, SymbolKind.Object, c.node(), name == null ? c.node() : name,
         positions);
     s.getChildren().addAll(handlers);
+    s.getChildren().sort(BY_POSITION);
     return s;
   }
 
