@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
+import io.hooklens.rules.BuiltInRules;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,11 +17,14 @@ import org.eclipse.lsp4j.DidChangeConfigurationCapabilities;
 import org.eclipse.lsp4j.DidChangeConfigurationParams;
 import org.eclipse.lsp4j.DidChangeWatchedFilesCapabilities;
 import org.eclipse.lsp4j.DidChangeWatchedFilesParams;
+import org.eclipse.lsp4j.DidSaveTextDocumentParams;
 import org.eclipse.lsp4j.FileChangeType;
 import org.eclipse.lsp4j.FileEvent;
 import org.eclipse.lsp4j.MessageType;
 import org.eclipse.lsp4j.PublishDiagnosticsParams;
 import org.eclipse.lsp4j.Registration;
+import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
 import org.eclipse.lsp4j.WorkspaceClientCapabilities;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,21 +143,21 @@ class ConfigurationTest {
       assertEquals(Optional.of(DiagnosticSeverity.Warning), severity(session.client.awaitDiagnostics(uri, 1), "HL401"));
       session.client.awaitShown(m -> m.getType() == MessageType.Warning && m.getMessage().contains(config.toString())
           && m.getMessage().contains(":2:10: \"offf\" is not a severity"));
-      session.change(uri, 2, new org.eclipse.lsp4j.TextDocumentContentChangeEvent(POD + "# edited\n"));
+      session.change(uri, 2, new TextDocumentContentChangeEvent(POD + "# edited\n"));
       session.client.awaitDiagnostics(uri, 2);
       assertEquals(1, session.client.shown().size(), "shown once, not on every edit");
 
       // Saving the fixed file in the editor applies it, for clients that watch no files.
       Files.writeString(config, "rules:\n  HL401: off\n", StandardCharsets.UTF_8);
-      session.remote.getTextDocumentService().didSave(new org.eclipse.lsp4j.DidSaveTextDocumentParams(
-          new org.eclipse.lsp4j.TextDocumentIdentifier(config.toUri().toString())));
+      session.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(
+          new TextDocumentIdentifier(config.toUri().toString())));
       session.client.awaitDiagnostics(uri, p -> p.getVersion() == 2 && severity(p, "HL401").isEmpty());
     }
   }
 
   @Test
   void clientsThatCanWatchFilesAreAskedToWatchTheConfiguration() throws Exception {
-    try (LspSession session = LspSession.start(io.hooklens.rules.BuiltInRules.registry(), null, caps -> {
+    try (LspSession session = LspSession.start(BuiltInRules.registry(), null, caps -> {
       WorkspaceClientCapabilities ws = new WorkspaceClientCapabilities();
       ws.setDidChangeWatchedFiles(new DidChangeWatchedFilesCapabilities(true));
       caps.setWorkspace(ws);
@@ -172,7 +176,7 @@ class ConfigurationTest {
   void clientsThatServeWorkspaceConfigurationAreAskedForTheSection() throws Exception {
     String uri = "file:///work/pod.yaml";
     String[] answer = {"{\"debounceMs\": 0, \"rules\": {\"HL401\": \"error\"}}"};
-    try (LspSession session = LspSession.start(io.hooklens.rules.BuiltInRules.registry(), null, caps -> {
+    try (LspSession session = LspSession.start(BuiltInRules.registry(), null, caps -> {
       WorkspaceClientCapabilities ws = new WorkspaceClientCapabilities();
       ws.setConfiguration(true);
       ws.setDidChangeConfiguration(new DidChangeConfigurationCapabilities(false));

@@ -18,10 +18,13 @@ import org.eclipse.lsp4j.Diagnostic;
 import org.eclipse.lsp4j.DiagnosticRelatedInformation;
 import org.eclipse.lsp4j.DiagnosticSeverity;
 import org.eclipse.lsp4j.DiagnosticTag;
+import org.eclipse.lsp4j.DidCloseTextDocumentParams;
 import org.eclipse.lsp4j.MessageType;
 import org.eclipse.lsp4j.Position;
 import org.eclipse.lsp4j.PublishDiagnosticsParams;
 import org.eclipse.lsp4j.Range;
+import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -211,8 +214,8 @@ class DiagnosticsTest {
   void closingADocumentClearsItsDiagnostics() {
     String uri = "file:///work/closing.yaml";
     diagnostics(uri, "yaml", POD);
-    session.remote.getTextDocumentService().didClose(new org.eclipse.lsp4j.DidCloseTextDocumentParams(
-        new org.eclipse.lsp4j.TextDocumentIdentifier(uri)));
+    session.remote.getTextDocumentService().didClose(new DidCloseTextDocumentParams(
+        new TextDocumentIdentifier(uri)));
     PublishDiagnosticsParams cleared = session.client.awaitDiagnostics(uri, p -> p.getDiagnostics().isEmpty());
     assertNull(cleared.getVersion());
   }
@@ -239,7 +242,7 @@ class DiagnosticsTest {
       broken.client.awaitLog(m -> m.getType() == MessageType.Error && m.getMessage().contains("HL999")
           && m.getMessage().contains(uri) && m.getMessage().contains("boom"));
       // The server is still there: the next edit is validated as usual.
-      broken.change(uri, 2, new org.eclipse.lsp4j.TextDocumentContentChangeEvent(POD.replace("10", "60")));
+      broken.change(uri, 2, new TextDocumentContentChangeEvent(POD.replace("10", "60")));
       assertTrue(broken.client.awaitDiagnostics(uri, 2).getDiagnostics().stream()
           .noneMatch(d -> d.getCode().getLeft().equals("HL401")));
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.eclipse.lsp4j.DocumentSymbol;
+import org.eclipse.lsp4j.Position;
 import org.eclipse.lsp4j.Range;
 import org.junit.jupiter.api.Test;
 
@@ -98,7 +99,7 @@ class DocumentSymbolsTest {
     return compare(outer.getStart(), inner.getStart()) <= 0 && compare(inner.getEnd(), outer.getEnd()) <= 0;
   }
 
-  private static int compare(org.eclipse.lsp4j.Position a, org.eclipse.lsp4j.Position b) {
+  private static int compare(Position a, Position b) {
     return a.getLine() != b.getLine() ? Integer.compare(a.getLine(), b.getLine())
         : Integer.compare(a.getCharacter(), b.getCharacter());
   }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.eclipse.lsp4j.ConfigurationParams;
 import org.eclipse.lsp4j.MessageActionItem;
 import org.eclipse.lsp4j.MessageParams;
@@ -114,7 +115,7 @@ final class RecordingClient implements LanguageClient {
         () -> "shown message; received " + shown());
   }
 
-  <T> T await(java.util.function.Supplier<T> probe, java.util.function.Supplier<String> what) {
+  <T> T await(Supplier<T> probe, Supplier<String> what) {
     long deadline = System.nanoTime() + TIMEOUT_MS * 1_000_000;
     synchronized (this) {
       while (true) {
