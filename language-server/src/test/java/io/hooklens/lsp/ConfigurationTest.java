@@ -78,7 +78,8 @@ class ConfigurationTest {
     try (LspSession session = LspSession.start()) {
       session.open(uri, "yaml", POD);
       assertEquals(Optional.of(DiagnosticSeverity.Warning), severity(session.client.awaitDiagnostics(uri, 1), "HL401"));
-      configure(session, "{\"hooklens\": {\"debounceMs\": 0, \"rules\": {\"prestop-budget-exceeds-grace\": \"error\"}}}");
+      configure(session,
+          "{\"hooklens\": {\"debounceMs\": 0, \"rules\": {\"prestop-budget-exceeds-grace\": \"error\"}}}");
       session.client.awaitDiagnostics(uri, p -> severity(p, "HL401").equals(Optional.of(DiagnosticSeverity.Error)));
       configure(session, "{\"hooklens\": {\"debounceMs\": 0, \"rules\": {\"HL4xx\": \"off\"}}}");
       session.client.awaitDiagnostics(uri, p -> severity(p, "HL401").isEmpty());
@@ -95,11 +96,11 @@ class ConfigurationTest {
     try (LspSession session = LspSession.start()) {
       session.open(uri, "yaml", POD);
       session.client.awaitDiagnostics(uri, 1);
-      configure(session, "{\"hooklens\": {\"debounceMs\": \"soon\", \"rules\": {\"HL401\": \"loud\", \"HL4xx\": \"error\"},"
-          + " \"targets\": [1]}}");
-      session.client.awaitLog(m -> m.getType() == MessageType.Warning && m.getMessage().contains("hooklens.rules.HL401"));
-      session.client.awaitLog(m -> m.getType() == MessageType.Warning && m.getMessage().contains("hooklens.debounceMs"));
-      session.client.awaitLog(m -> m.getType() == MessageType.Warning && m.getMessage().contains("hooklens.targets"));
+      configure(session, "{\"hooklens\": {\"debounceMs\": \"soon\", \"rules\": {\"HL401\": \"loud\","
+          + " \"HL4xx\": \"error\"}, \"targets\": [1]}}");
+      for (String setting : List.of("hooklens.rules.HL401", "hooklens.debounceMs", "hooklens.targets")) {
+        session.client.awaitLog(m -> m.getType() == MessageType.Warning && m.getMessage().contains(setting));
+      }
       // The bad value for HL401 is dropped; the pattern beside it still applies.
       session.client.awaitDiagnostics(uri, p -> severity(p, "HL401").equals(Optional.of(DiagnosticSeverity.Error)));
     }

@@ -81,7 +81,8 @@ class DiagnosticsTest {
     assertEquals(range(10, 8, 10, 15), d.getRange());
     assertEquals(DiagnosticSeverity.Warning, d.getSeverity());
     assertEquals("hooklens", d.getSource());
-    assertEquals("https://github.com/hooklens/hooklens/blob/main/docs/rules/HL401.md", d.getCodeDescription().getHref());
+    assertEquals("https://github.com/hooklens/hooklens/blob/main/docs/rules/HL401.md",
+        d.getCodeDescription().getHref());
     assertTrue(d.getMessage().getLeft().contains("grace period is 10s"), d.getMessage().getLeft());
     assertNull(d.getTags());
     DiagnosticRelatedInformation related = d.getRelatedInformation().get(0);

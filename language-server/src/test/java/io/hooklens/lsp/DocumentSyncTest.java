@@ -53,7 +53,8 @@ class DocumentSyncTest {
   /** Moves an offset off the middle of a surrogate pair or of a CRLF, where no LSP position points. */
   private static int representable(String text, int offset) {
     if (offset > 0 && offset < text.length()) {
-      boolean inPair = Character.isHighSurrogate(text.charAt(offset - 1)) && Character.isLowSurrogate(text.charAt(offset));
+      boolean inPair = Character.isHighSurrogate(text.charAt(offset - 1))
+          && Character.isLowSurrogate(text.charAt(offset));
       boolean inCrlf = text.charAt(offset - 1) == '\r' && text.charAt(offset) == '\n';
       if (inPair || inCrlf) {
         return offset - 1;
