@@ -5,11 +5,12 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.PrintStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the layers pointing one way: core ← rules ← cli/lsp, and core ← chart ← cli; only the edges
- * know their libraries.
+ * Keeps the layers pointing one way: core ← rules ← lsp ← cli, core ← rules ← cli, and core ← chart ←
+ * cli; only the edges know their libraries.
  */
 class LayeringTest {
   private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -47,6 +48,29 @@ class LayeringTest {
   void onlyChartRenderingUsesHelmAndNativeCalls() {
     noClasses().that().resideOutsideOfPackage("io.hooklens.chart..")
         .should().dependOnClassesThat().resideInAnyPackage("com.marcnuri.helm..", "com.sun.jna..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void theLanguageServerKnowsOnlyTheCoreAndTheRules() {
+    noClasses().that().resideInAPackage("io.hooklens.lsp..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.cli..", "io.hooklens.chart..",
+            "io.hooklens.run..", "picocli..", "org.snakeyaml..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void onlyTheLanguageServerUsesLsp4jAndItsJson() {
+    noClasses().that().resideOutsideOfPackage("io.hooklens.lsp..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.lsp4j..", "com.google.gson..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void theLanguageServerNeverWritesToStandardOutputWhichCarriesTheProtocol() {
+    noClasses().that().resideInAPackage("io.hooklens.lsp..")
+        .should().accessField(System.class, "out")
+        .orShould().callMethod(System.class, "setOut", PrintStream.class)
         .check(CLASSES);
   }
 

@@ -84,6 +84,15 @@ public final class Linter {
    * template actions (a Helm chart template) is read with the actions masked.
    */
   public LintResult lint(String name, String text, Config config) {
+    return run(parse(name, text), config);
+  }
+
+  /**
+   * Reads decoded text into the model rules see, without running them: JSON is recognised by the
+   * {@code .json} extension of the name, and Go template actions are masked. An editor reads once,
+   * decides whether the file is worth linting, then calls {@link #lint(HookDocument, Config)}.
+   */
+  public HookDocument parse(String name, String text) {
     boolean json = name.toLowerCase(Locale.ROOT).endsWith(".json");
     SourceText source = new SourceText(text);
     ParsedFile parsed;
@@ -97,7 +106,12 @@ public final class Linter {
     } else {
       parsed = reader.read(source, json);
     }
-    return run(HookDocument.of(name, parsed), config);
+    return HookDocument.of(name, parsed);
+  }
+
+  /** Lints a document that {@link #parse(String, String)} read. */
+  public LintResult lint(HookDocument doc, Config config) {
+    return run(doc, config);
   }
 
   /**
@@ -147,8 +161,11 @@ public final class Linter {
     return new LintResult(doc, List.copyOf(kept), suppressed, List.copyOf(failures));
   }
 
-  /** The most specific setting that names a rule: its id, alias or name beats a pattern like HL4xx. */
-  static Config.RuleSetting settingFor(RuleDescriptor rule, Config config) {
+  /**
+   * The most specific setting that names a rule: its id, alias or name beats a pattern like HL4xx.
+   * Null when none does.
+   */
+  public static Config.RuleSetting settingFor(RuleDescriptor rule, Config config) {
     Config.RuleSetting byPattern = null;
     for (Map.Entry<String, Config.RuleSetting> e : config.rules().entrySet()) {
       String key = e.getKey();

@@ -1,0 +1,50 @@
+package io.hooklens.lsp;
+
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.LintResult;
+import io.hooklens.core.engine.Linter;
+import io.hooklens.core.model.HookDocument;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * Reads document snapshots with the engine and keeps the newest model of each open document, so that
+ * requests about a document (its symbols) do not read it again after diagnostics did.
+ */
+final class Analyzer {
+  /**
+   * A read snapshot.
+   *
+   * @param kubernetesLike whether the server reports on it at all ({@link ManifestFiles})
+   */
+  record Parsed(TextDocument document, HookDocument model, boolean kubernetesLike) {}
+
+  private final Linter linter;
+  private final ConcurrentMap<String, Parsed> latest = new ConcurrentHashMap<>();
+
+  Analyzer(Linter linter) {
+    this.linter = linter;
+  }
+
+  /** The model of a snapshot, read now unless it already was. */
+  Parsed parse(TextDocument doc) {
+    Parsed p = latest.get(doc.uri());
+    if (p != null && p.document() == doc) {
+      return p;
+    }
+    String name = ManifestFiles.lintName(doc);
+    HookDocument model = linter.parse(name, doc.text());
+    Parsed parsed = new Parsed(doc, model, ManifestFiles.kubernetesLike(model, ManifestFiles.isJson(name)));
+    latest.merge(doc.uri(), parsed, (old, neu) -> neu.document().version() >= old.document().version() ? neu : old);
+    return parsed;
+  }
+
+  /** Runs the rules on a read snapshot. */
+  LintResult lint(Parsed parsed, Config config) {
+    return linter.lint(parsed.model(), config);
+  }
+
+  void forget(String uri) {
+    latest.remove(uri);
+  }
+}

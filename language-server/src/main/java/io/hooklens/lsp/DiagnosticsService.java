@@ -1,0 +1,141 @@
+package io.hooklens.lsp;
+
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.LintResult;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.services.LanguageClient;
+
+/**
+ * Computes and publishes the diagnostics of open documents, off the protocol thread.
+ *
+ * <p>Each request to validate a document gets a generation number. A validation runs after the
+ * debounce delay on a worker, and publishes only if it is still the newest generation of its document
+ * and its snapshot is still the current text, checked under the store's lock so that no edit can land
+ * between the check and the publication: a burst of edits yields the diagnostics of its last version
+ * only, and never those of a version the client has already replaced. A superseded validation is
+ * cancelled before it starts, or dropped when it ends; it is never interrupted, since an interrupt
+ * could cut a message to the client in half.
+ */
+final class DiagnosticsService {
+  private final DocumentStore store;
+  private final Analyzer analyzer;
+  private final ConfigService configs;
+  private final DiagnosticConverter converter;
+  private final Supplier<LanguageClient> client;
+  private final ClientLog log;
+  private final ScheduledExecutorService executor;
+  private final AtomicLong generations = new AtomicLong();
+  private final ConcurrentMap<String, Long> newest = new ConcurrentHashMap<>();
+  private final ConcurrentMap<String, ScheduledFuture<?>> pending = new ConcurrentHashMap<>();
+
+  DiagnosticsService(DocumentStore store, Analyzer analyzer, ConfigService configs, DiagnosticConverter converter,
+      Supplier<LanguageClient> client, ClientLog log, ScheduledExecutorService executor) {
+    this.store = store;
+    this.analyzer = analyzer;
+    this.configs = configs;
+    this.converter = converter;
+    this.client = client;
+    this.log = log;
+    this.executor = executor;
+  }
+
+  /** Validates a document after the debounce delay: it is being edited. */
+  void afterEdit(TextDocument doc) {
+    schedule(doc.uri(), configs.settings().debounceMs());
+  }
+
+  /** Validates a document now: it was just opened. */
+  void now(TextDocument doc) {
+    schedule(doc.uri(), 0);
+  }
+
+  /** Validates every open document now: settings or a configuration file changed. */
+  void all() {
+    for (TextDocument doc : store.all()) {
+      schedule(doc.uri(), 0);
+    }
+  }
+
+  /** Forgets a closed document and clears its diagnostics in the client. */
+  void closed(String uri) {
+    newest.remove(uri);
+    ScheduledFuture<?> old = pending.remove(uri);
+    if (old != null) {
+      old.cancel(false);
+    }
+    analyzer.forget(uri);
+    publish(new PublishDiagnosticsParams(uri, List.of()));
+  }
+
+  private void schedule(String uri, long delayMs) {
+    long generation = generations.incrementAndGet();
+    newest.put(uri, generation);
+    try {
+      ScheduledFuture<?> task = executor.schedule(() -> validate(uri, generation), delayMs, TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> old = pending.put(uri, task);
+      if (old != null) {
+        old.cancel(false);
+      }
+    } catch (RejectedExecutionException e) {
+      // The server is shutting down; nothing is published any more.
+      log.info("not validating " + uri + ": the server is shutting down");
+    }
+  }
+
+  private boolean isNewest(String uri, long generation) {
+    Long n = newest.get(uri);
+    return n != null && n == generation;
+  }
+
+  private void validate(String uri, long generation) {
+    try {
+      TextDocument doc = store.get(uri);
+      if (doc == null || !isNewest(uri, generation)) {
+        return;
+      }
+      List<Diagnostic> diagnostics = diagnostics(doc);
+      if (!isNewest(uri, generation)) {
+        return;
+      }
+      store.ifCurrent(doc, () -> {
+        if (isNewest(uri, generation)) {
+          publish(new PublishDiagnosticsParams(uri, diagnostics, doc.version()));
+        }
+      });
+    } catch (RuntimeException | Error e) {
+      log.error("cannot validate " + uri, e);
+    }
+  }
+
+  /** The diagnostics of a snapshot: none for files that are not Kubernetes-like. */
+  private List<Diagnostic> diagnostics(TextDocument doc) {
+    Analyzer.Parsed parsed = analyzer.parse(doc);
+    if (!parsed.kubernetesLike()) {
+      return List.of();
+    }
+    Config config = configs.configFor(doc.uri());
+    LintResult result = analyzer.lint(parsed, config);
+    for (LintResult.RuleFailure f : result.failures()) {
+      log.error("rule " + f.ruleId() + " failed on " + doc.uri() + " (version " + doc.version()
+          + "); its findings are left out", f.error());
+    }
+    return converter.convert(doc.uri(), result.findings(), new Positions(parsed.model().source(), doc.text()));
+  }
+
+  private void publish(PublishDiagnosticsParams params) {
+    LanguageClient c = client.get();
+    if (c != null) {
+      c.publishDiagnostics(params);
+    }
+  }
+}

@@ -1,0 +1,211 @@
+package io.hooklens.lsp;
+
+import com.google.gson.JsonObject;
+import io.hooklens.core.engine.Linter;
+import io.hooklens.core.engine.RuleRegistry;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.lsp4j.ClientCapabilities;
+import org.eclipse.lsp4j.ConfigurationItem;
+import org.eclipse.lsp4j.ConfigurationParams;
+import org.eclipse.lsp4j.DidChangeWatchedFilesRegistrationOptions;
+import org.eclipse.lsp4j.FileSystemWatcher;
+import org.eclipse.lsp4j.InitializeParams;
+import org.eclipse.lsp4j.InitializeResult;
+import org.eclipse.lsp4j.InitializedParams;
+import org.eclipse.lsp4j.Registration;
+import org.eclipse.lsp4j.RegistrationParams;
+import org.eclipse.lsp4j.SaveOptions;
+import org.eclipse.lsp4j.ServerCapabilities;
+import org.eclipse.lsp4j.ServerInfo;
+import org.eclipse.lsp4j.TextDocumentSyncKind;
+import org.eclipse.lsp4j.TextDocumentSyncOptions;
+import org.eclipse.lsp4j.WorkspaceClientCapabilities;
+import org.eclipse.lsp4j.jsonrpc.messages.Either;
+import org.eclipse.lsp4j.services.LanguageClient;
+import org.eclipse.lsp4j.services.LanguageClientAware;
+import org.eclipse.lsp4j.services.LanguageServer;
+import org.eclipse.lsp4j.services.TextDocumentService;
+import org.eclipse.lsp4j.services.WorkspaceService;
+
+/**
+ * The Hooklens language server: the lsp4j façade that wires the feature services together and answers
+ * the lifecycle messages. It advertises only what it implements: full and incremental document sync,
+ * diagnostics (pushed) and document symbols.
+ */
+public final class HooklensLanguageServer implements LanguageServer, LanguageClientAware {
+  /** The glob clients watch for us, so that editing a configuration outside the editor re-lints. */
+  static final String CONFIG_GLOB = "**/" + ConfigService.FILE_NAME;
+
+  private final RuleRegistry registry;
+  private final String version;
+  private final ClientLog log = new ClientLog();
+  private final DocumentStore store = new DocumentStore();
+  private final ConfigService configs;
+  private final ScheduledThreadPoolExecutor executor;
+  private final DiagnosticsService diagnostics;
+  private final HooklensTextDocumentService textDocuments;
+  private final HooklensWorkspaceService workspace;
+  private final CompletableFuture<Integer> exited = new CompletableFuture<>();
+  private volatile LanguageClient client;
+  private volatile ClientCapabilities capabilities = new ClientCapabilities();
+  private volatile boolean shutdownRequested;
+
+  /**
+   * @param registry the rules to run
+   * @param version reported to the client in {@code serverInfo}
+   */
+  public HooklensLanguageServer(RuleRegistry registry, String version) {
+    this.registry = registry;
+    this.version = version;
+    this.configs = new ConfigService(registry, log);
+    this.executor = workers();
+    Analyzer analyzer = new Analyzer(new Linter(registry));
+    this.diagnostics = new DiagnosticsService(store, analyzer, configs, new DiagnosticConverter(registry),
+        () -> client, log, executor);
+    this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
+        this::configFilesChanged, executor, log);
+    this.workspace = new HooklensWorkspaceService(this);
+  }
+
+  /** Daemon workers, so that a client that vanishes never keeps the process alive. */
+  private static ScheduledThreadPoolExecutor workers() {
+    int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    AtomicInteger n = new AtomicInteger();
+    ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(threads, r -> {
+      Thread t = new Thread(r, "hooklens-worker-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    // On shutdown, validations still waiting for their debounce are dropped, running ones finish.
+    e.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    e.setRemoveOnCancelPolicy(true);
+    return e;
+  }
+
+  @Override
+  public void connect(LanguageClient c) {
+    client = c;
+    log.connect(c);
+  }
+
+  @Override
+  public CompletableFuture<InitializeResult> initialize(InitializeParams params) {
+    if (params.getCapabilities() != null) {
+      capabilities = params.getCapabilities();
+    }
+    JsonObject section = Settings.section(params.getInitializationOptions());
+    if (section != null) {
+      applySettings(section);
+    }
+    TextDocumentSyncOptions sync = new TextDocumentSyncOptions();
+    sync.setOpenClose(true);
+    sync.setChange(TextDocumentSyncKind.Incremental);
+    sync.setSave(new SaveOptions(false));
+    ServerCapabilities caps = new ServerCapabilities();
+    caps.setTextDocumentSync(sync);
+    caps.setDocumentSymbolProvider(true);
+    return CompletableFuture.completedFuture(new InitializeResult(caps, new ServerInfo("hooklens", version)));
+  }
+
+  @Override
+  public void initialized(InitializedParams params) {
+    WorkspaceClientCapabilities ws = capabilities.getWorkspace();
+    if (ws != null && ws.getDidChangeWatchedFiles() != null
+        && Boolean.TRUE.equals(ws.getDidChangeWatchedFiles().getDynamicRegistration())) {
+      Registration watch = new Registration("hooklens-config-files", "workspace/didChangeWatchedFiles",
+          new DidChangeWatchedFilesRegistrationOptions(List.of(new FileSystemWatcher(Either.forLeft(CONFIG_GLOB)))));
+      client.registerCapability(new RegistrationParams(List.of(watch))).exceptionally(e -> {
+        log.warn("the client did not watch " + CONFIG_GLOB + " (" + e + "); save a configuration in the editor to"
+            + " apply it");
+        return null;
+      });
+    }
+    pullSettings();
+  }
+
+  /** Settings pushed by the client; a payload without our section means "ask me", where the client can answer. */
+  void settingsChanged(Object payload) {
+    JsonObject section = Settings.section(payload);
+    if (section != null) {
+      applySettings(section);
+    } else {
+      pullSettings();
+    }
+  }
+
+  /** Asks the client for the {@code hooklens} section, if it answers such requests. */
+  private void pullSettings() {
+    WorkspaceClientCapabilities ws = capabilities.getWorkspace();
+    if (ws == null || !Boolean.TRUE.equals(ws.getConfiguration())) {
+      return;
+    }
+    ConfigurationItem item = new ConfigurationItem();
+    item.setSection(Settings.SECTION);
+    client.configuration(new ConfigurationParams(List.of(item))).thenAccept(values -> {
+      Object section = values == null || values.isEmpty() ? null : values.get(0);
+      // A client with nothing to say keeps what initializationOptions or an earlier push set.
+      if (section instanceof JsonObject o && !o.keySet().isEmpty()) {
+        applySettings(o);
+      }
+    }).exceptionally(e -> {
+      log.warn("cannot read the " + Settings.SECTION + " settings from the client: " + e);
+      return null;
+    });
+  }
+
+  private void applySettings(JsonObject section) {
+    configs.settings(Settings.read(section, registry, problem -> log.warn("settings: " + problem)));
+    diagnostics.all();
+  }
+
+  void configFilesChanged() {
+    configs.filesChanged();
+    diagnostics.all();
+  }
+
+  @Override
+  public CompletableFuture<Object> shutdown() {
+    shutdownRequested = true;
+    executor.shutdown();
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public void exit() {
+    executor.shutdown();
+    // The protocol's exit code: 0 after a shutdown request, 1 when the client skipped it.
+    exited.complete(shutdownRequested ? 0 : 1);
+  }
+
+  /** Completes with the exit code when the client sends {@code exit}. */
+  CompletableFuture<Integer> exited() {
+    return exited;
+  }
+
+  boolean shutdownRequested() {
+    return shutdownRequested;
+  }
+
+  /** Stops the workers when the connection is gone without an exit. */
+  void dispose() {
+    executor.shutdown();
+  }
+
+  /** The open documents, as the server has them. */
+  DocumentStore documents() {
+    return store;
+  }
+
+  @Override
+  public TextDocumentService getTextDocumentService() {
+    return textDocuments;
+  }
+
+  @Override
+  public WorkspaceService getWorkspaceService() {
+    return workspace;
+  }
+}

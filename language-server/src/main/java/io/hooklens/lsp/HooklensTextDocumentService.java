@@ -1,0 +1,97 @@
+package io.hooklens.lsp;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.eclipse.lsp4j.DidChangeTextDocumentParams;
+import org.eclipse.lsp4j.DidCloseTextDocumentParams;
+import org.eclipse.lsp4j.DidOpenTextDocumentParams;
+import org.eclipse.lsp4j.DidSaveTextDocumentParams;
+import org.eclipse.lsp4j.DocumentSymbol;
+import org.eclipse.lsp4j.DocumentSymbolParams;
+import org.eclipse.lsp4j.SymbolInformation;
+import org.eclipse.lsp4j.TextDocumentItem;
+import org.eclipse.lsp4j.jsonrpc.CompletableFutures;
+import org.eclipse.lsp4j.jsonrpc.messages.Either;
+import org.eclipse.lsp4j.services.TextDocumentService;
+
+/**
+ * The {@code textDocument/*} façade: keeps the document store in step with the client, on the
+ * protocol thread and in message order, and hands everything else to the feature services.
+ */
+final class HooklensTextDocumentService implements TextDocumentService {
+  private final DocumentStore store;
+  private final Analyzer analyzer;
+  private final DiagnosticsService diagnostics;
+  private final DocumentSymbolsService symbols;
+  private final Runnable configFileSaved;
+  private final Executor executor;
+  private final ClientLog log;
+
+  HooklensTextDocumentService(DocumentStore store, Analyzer analyzer, DiagnosticsService diagnostics,
+      DocumentSymbolsService symbols, Runnable configFileSaved, Executor executor, ClientLog log) {
+    this.store = store;
+    this.analyzer = analyzer;
+    this.diagnostics = diagnostics;
+    this.symbols = symbols;
+    this.configFileSaved = configFileSaved;
+    this.executor = executor;
+    this.log = log;
+  }
+
+  @Override
+  public void didOpen(DidOpenTextDocumentParams params) {
+    TextDocumentItem item = params.getTextDocument();
+    if (!ManifestFiles.handles(item.getUri(), item.getLanguageId())) {
+      return;
+    }
+    String text = item.getText() == null ? "" : item.getText();
+    diagnostics.now(store.open(item.getUri(), item.getLanguageId(), item.getVersion(), text));
+  }
+
+  @Override
+  public void didChange(DidChangeTextDocumentParams params) {
+    String uri = params.getTextDocument().getUri();
+    try {
+      TextDocument doc = store.change(uri, params.getTextDocument().getVersion(), params.getContentChanges());
+      if (doc != null) {
+        diagnostics.afterEdit(doc);
+      }
+    } catch (RuntimeException e) {
+      // A change the text cannot take means client and server disagree; say so rather than go on silently.
+      log.error("cannot apply a change to " + uri + "; close and reopen the file to resynchronise", e);
+    }
+  }
+
+  @Override
+  public void didClose(DidCloseTextDocumentParams params) {
+    String uri = params.getTextDocument().getUri();
+    if (store.close(uri) != null) {
+      diagnostics.closed(uri);
+    }
+  }
+
+  @Override
+  public void didSave(DidSaveTextDocumentParams params) {
+    // For clients that do not watch files for us: saving a configuration file in the editor is a change.
+    if (ConfigService.isConfigFile(params.getTextDocument().getUri())) {
+      configFileSaved.run();
+    }
+  }
+
+  @Override
+  public CompletableFuture<List<Either<SymbolInformation, DocumentSymbol>>> documentSymbol(
+      DocumentSymbolParams params) {
+    String uri = params.getTextDocument().getUri();
+    return CompletableFutures.computeAsync(executor, cancel -> {
+      TextDocument doc = store.get(uri);
+      if (doc == null) {
+        return List.of();
+      }
+      Analyzer.Parsed parsed = analyzer.parse(doc);
+      cancel.checkCanceled();
+      return symbols.symbols(parsed.model(), doc.text()).stream()
+          .map(Either::<SymbolInformation, DocumentSymbol>forRight).toList();
+    });
+  }
+}

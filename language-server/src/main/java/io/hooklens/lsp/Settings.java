@@ -1,0 +1,161 @@
+package io.hooklens.lsp;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.RuleRegistry;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.engine.Version;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The editor settings under the {@code hooklens} section, from {@code initializationOptions} or
+ * {@code workspace/didChangeConfiguration}:
+ *
+ * <pre>
+ * {"hooklens": {"targets": {"kubernetes": "1.29"}, "rules": {"HL401": "error", "HL402": "off"}, "debounceMs": 150}}
+ * </pre>
+ *
+ * <p>Reading never fails: a value of the wrong type or out of range keeps its default and is reported
+ * through the problem consumer, so one typo cannot cost the user every other setting.
+ *
+ * @param targets what findings are judged against; an unset value leaves it to {@code .hooklens.yaml}
+ * @param rules severities by rule id, name or pattern, as in {@code .hooklens.yaml}; {@code off} disables
+ * @param debounceMs how long after the last edit diagnostics are computed
+ */
+public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> rules, int debounceMs) {
+  /** The section name, in the client's settings and in {@code workspace/configuration} requests. */
+  public static final String SECTION = "hooklens";
+  public static final int DEFAULT_DEBOUNCE_MS = 150;
+  /** A longer wait would read as a broken server rather than a patient one. */
+  public static final int MAX_DEBOUNCE_MS = 10_000;
+  public static final Settings DEFAULT = new Settings(new TargetSettings(null), Map.of(), DEFAULT_DEBOUNCE_MS);
+
+  /** Keys of the section; {@code trace} belongs to clients ({@code hooklens.trace.server}) and is not ours. */
+  private static final Set<String> KEYS = Set.of("targets", "rules", "debounceMs");
+  private static final Set<String> CLIENT_KEYS = Set.of("trace");
+
+  /** @param kubernetes the Kubernetes version to judge against, or null when the settings do not say */
+  public record TargetSettings(Version kubernetes) {}
+
+  /**
+   * The {@code hooklens} section of a settings payload: the value of its {@code hooklens} key, or the
+   * payload itself when it already is the section (some clients send only their own section). Null
+   * when the payload says nothing about Hooklens.
+   */
+  public static JsonObject section(Object payload) {
+    JsonElement json = payload instanceof JsonElement e ? e : new Gson().toJsonTree(payload);
+    if (json == null || !json.isJsonObject()) {
+      return null;
+    }
+    JsonObject o = json.getAsJsonObject();
+    if (o.has(SECTION)) {
+      JsonElement s = o.get(SECTION);
+      return s != null && s.isJsonObject() ? s.getAsJsonObject() : new JsonObject();
+    }
+    return o.keySet().stream().anyMatch(KEYS::contains) ? o : null;
+  }
+
+  /** Reads a section; every value that cannot be used is reported and replaced by its default. */
+  public static Settings read(JsonObject section, RuleRegistry registry, Consumer<String> problems) {
+    if (section == null) {
+      return DEFAULT;
+    }
+    for (String key : section.keySet()) {
+      if (!KEYS.contains(key) && !CLIENT_KEYS.contains(key)) {
+        problems.accept("unknown setting " + SECTION + "." + key + " ignored; known: debounceMs, rules, targets");
+      }
+    }
+    return new Settings(targets(section.get("targets"), problems), rules(section.get("rules"), registry, problems),
+        debounce(section.get("debounceMs"), problems));
+  }
+
+  private static TargetSettings targets(JsonElement json, Consumer<String> problems) {
+    if (json == null || json.isJsonNull()) {
+      return DEFAULT.targets();
+    }
+    if (!json.isJsonObject()) {
+      problems.accept(SECTION + ".targets must be an object such as {\"kubernetes\": \"1.34\"}; ignored");
+      return DEFAULT.targets();
+    }
+    Version kubernetes = null;
+    for (Map.Entry<String, JsonElement> e : json.getAsJsonObject().entrySet()) {
+      if (!e.getKey().equals("kubernetes")) {
+        problems.accept("unknown setting " + SECTION + ".targets." + e.getKey() + " ignored; known: kubernetes");
+        continue;
+      }
+      JsonElement v = e.getValue();
+      if (v.isJsonNull()) {
+        continue;
+      }
+      // A JSON number keeps its literal text, so 1.30 is not read as 1.3.
+      kubernetes = v instanceof JsonPrimitive p ? Version.parse(p.getAsString()) : null;
+      if (kubernetes == null) {
+        problems.accept(SECTION + ".targets.kubernetes must be a version such as \"1.34\", not " + v + "; ignored");
+      }
+    }
+    return new TargetSettings(kubernetes);
+  }
+
+  private static Map<String, Config.RuleSetting> rules(JsonElement json, RuleRegistry registry,
+      Consumer<String> problems) {
+    if (json == null || json.isJsonNull()) {
+      return Map.of();
+    }
+    if (!json.isJsonObject()) {
+      problems.accept(SECTION + ".rules must be an object of rule id to severity; ignored");
+      return Map.of();
+    }
+    Map<String, Config.RuleSetting> rules = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonElement> e : json.getAsJsonObject().entrySet()) {
+      String key = e.getKey();
+      if (!registry.knows(key)) {
+        problems.accept(SECTION + ".rules: \"" + key + "\" is not a rule id, name or pattern; ignored");
+        continue;
+      }
+      Config.RuleSetting setting = ruleSetting(e.getValue());
+      if (setting == null) {
+        problems.accept(SECTION + ".rules." + key + " must be error, warning, info or off, not " + e.getValue()
+            + "; ignored");
+        continue;
+      }
+      rules.put(key, setting);
+    }
+    return Map.copyOf(rules);
+  }
+
+  private static Config.RuleSetting ruleSetting(JsonElement v) {
+    if (!(v instanceof JsonPrimitive p)) {
+      return null;
+    }
+    if (p.isBoolean()) {
+      return p.getAsBoolean() ? null : new Config.RuleSetting(null, true, Map.of());
+    }
+    String s = p.getAsString().trim();
+    if (s.equalsIgnoreCase("off")) {
+      return new Config.RuleSetting(null, true, Map.of());
+    }
+    Severity severity = Severity.parse(s);
+    return severity == null ? null : new Config.RuleSetting(severity, false, Map.of());
+  }
+
+  private static int debounce(JsonElement json, Consumer<String> problems) {
+    if (json == null || json.isJsonNull()) {
+      return DEFAULT_DEBOUNCE_MS;
+    }
+    if (json instanceof JsonPrimitive p && p.isNumber()) {
+      double d = p.getAsDouble();
+      if (d >= 0 && d <= MAX_DEBOUNCE_MS && d == Math.rint(d)) {
+        return (int) d;
+      }
+    }
+    problems.accept(SECTION + ".debounceMs must be a whole number of milliseconds from 0 to " + MAX_DEBOUNCE_MS
+        + ", not " + json + "; using " + DEFAULT_DEBOUNCE_MS);
+    return DEFAULT_DEBOUNCE_MS;
+  }
+}

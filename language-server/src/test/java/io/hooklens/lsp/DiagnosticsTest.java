@@ -1,0 +1,251 @@
+package io.hooklens.lsp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.RuleRegistry;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.rules.BuiltInRules;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.DiagnosticRelatedInformation;
+import org.eclipse.lsp4j.DiagnosticSeverity;
+import org.eclipse.lsp4j.DiagnosticTag;
+import org.eclipse.lsp4j.DidCloseTextDocumentParams;
+import org.eclipse.lsp4j.MessageType;
+import org.eclipse.lsp4j.Position;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.Range;
+import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Diagnostics over real JSON-RPC: what is reported, where, and what stays silent. */
+class DiagnosticsTest {
+  static final String POD = """
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: web
+      spec:
+        terminationGracePeriodSeconds: 10
+        containers:
+          - name: app
+            image: nginx
+            lifecycle:
+              preStop:
+                exec:
+                  command: ["sh", "-c", "nginx -s quit; sleep 20"]
+      """;
+
+  private LspSession session;
+
+  @BeforeEach
+  void start() {
+    session = LspSession.start();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    session.close();
+  }
+
+  private List<Diagnostic> diagnostics(String uri, String languageId, String text) {
+    session.open(uri, languageId, text);
+    return session.client.awaitDiagnostics(uri, 1).getDiagnostics();
+  }
+
+  static Diagnostic only(List<Diagnostic> ds, String ruleId) {
+    List<Diagnostic> found = ds.stream().filter(d -> d.getCode().getLeft().equals(ruleId)).toList();
+    assertEquals(1, found.size(), () -> ruleId + " once in " + ds);
+    return found.get(0);
+  }
+
+  static Range range(int l1, int c1, int l2, int c2) {
+    return new Range(new Position(l1, c1), new Position(l2, c2));
+  }
+
+  @Test
+  void aYamlManifestGetsItsFindingsWithCodeDocsSourceAndRelatedPlaces() {
+    String uri = "file:///work/k8s/pod.yaml";
+    Diagnostic d = only(diagnostics(uri, "yaml", POD), "HL401");
+    assertEquals(range(10, 8, 10, 15), d.getRange());
+    assertEquals(DiagnosticSeverity.Warning, d.getSeverity());
+    assertEquals("hooklens", d.getSource());
+    assertEquals("https://github.com/hooklens/hooklens/blob/main/docs/rules/HL401.md",
+        d.getCodeDescription().getHref());
+    assertTrue(d.getMessage().getLeft().contains("grace period is 10s"), d.getMessage().getLeft());
+    assertNull(d.getTags());
+    DiagnosticRelatedInformation related = d.getRelatedInformation().get(0);
+    assertEquals(uri, related.getLocation().getUri());
+    assertEquals(range(5, 33, 5, 35), related.getLocation().getRange());
+    assertEquals("the grace period", related.getMessage());
+  }
+
+  @Test
+  void aJsonManifestIsReadAsJson() {
+    String json = """
+        {
+          "apiVersion": "v1",
+          "kind": "Pod",
+          "metadata": {"name": "web"},
+          "spec": {
+            "containers": [
+              {
+        \t"name": "app",
+                "image": "nginx",
+                "lifecycle": {"preStop": {"tcpSocket": {"port": 8080}}}
+              }
+            ]
+          }
+        }
+        """;
+    Diagnostic d = only(diagnostics("file:///work/pod.json", "json", json), "HL103");
+    assertEquals(DiagnosticSeverity.Error, d.getSeverity());
+    assertEquals(9, d.getRange().getStart().getLine());
+    // An untitled buffer the client calls JSON is read as JSON too: its tab would break YAML.
+    only(diagnostics("untitled:Untitled-1", "json", json), "HL103");
+  }
+
+  @Test
+  void aChartTemplateIsReadWithItsActionsMaskedAndTemplatedValuesAreNotReported() {
+    String template = """
+        {{- if .Values.migrate.enabled }}
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: {{ include "app.fullname" . }}-migrate
+          annotations:
+            "helm.sh/hook": pre-instal
+            "helm.sh/hook-weight": {{ .Values.weight | quote }}
+        spec:
+          template:
+            spec:
+              restartPolicy: Never
+              containers:
+                - name: migrate
+                  image: {{ .Values.image }}
+        {{- end }}
+        """;
+    List<Diagnostic> ds = diagnostics("file:///work/chart/templates/migrate.yaml", "helm", template);
+    assertEquals(List.of("HL201"), ds.stream().map(d -> d.getCode().getLeft()).toList(), ds::toString);
+    assertEquals(range(6, 20, 6, 30), ds.get(0).getRange());
+  }
+
+  @Test
+  void columnsAreUtf16UnitsSoEmojiBeforeAFindingCountTwice() {
+    String line = "metadata: {name: 😀😀, annotations: {helm.sh/hook: \"pre-instal,test-success\","
+        + " helm.sh/hook-delete-timeout: \"5\"}}";
+    String text = "apiVersion: v1\nkind: Pod\n" + line + "\nspec:\n  containers: [{name: app, image: nginx}]\n";
+    List<Diagnostic> ds = diagnostics("file:///work/emoji.yaml", "yaml", text);
+    Diagnostic unknown = only(ds, "HL201");
+    int start = line.indexOf("\"pre-instal");
+    assertEquals(range(2, start, 2, start + "\"pre-instal,test-success\"".length()), unknown.getRange());
+    Diagnostic deprecated = only(ds, "HL204");
+    assertEquals(DiagnosticSeverity.Information, deprecated.getSeverity());
+    assertEquals(List.of(DiagnosticTag.Deprecated), deprecated.getTags());
+    Diagnostic helm2 = only(ds, "HL212");
+    assertEquals(line.indexOf("helm.sh/hook-delete-timeout"), helm2.getRange().getStart().getCharacter());
+    assertEquals(List.of(DiagnosticTag.Deprecated, DiagnosticTag.Unnecessary), helm2.getTags());
+  }
+
+  @Test
+  void aByteOrderMarkTheClientKeepsCountsOnTheFirstLine() {
+    String text = "\uFEFF{apiVersion: v1, kind: Pod, metadata: {name: a, annotations: {helm.sh/hook: pre-instal}},"
+        + " spec: {containers: [{name: app, image: nginx}]}}\n";
+    Diagnostic d = only(diagnostics("file:///work/bom.yaml", "yaml", text), "HL201");
+    assertEquals(range(0, text.indexOf("pre-instal"), 0, text.indexOf("}}")), d.getRange());
+  }
+
+  @Test
+  void filesThatAreNotKubernetesManifestsStaySilentEvenWhenBroken() {
+    String compose = """
+        version: "3.9"
+        services:
+          web:
+            image: nginx
+            image: nginx:2
+            ports: ["8080:80"
+          db: [
+        """;
+    String workflow = """
+        name: CI
+        on: [push]
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with: {kind: x}
+                with: {kind: y}
+        """;
+    String tasks = """
+        {
+          // VS Code tasks
+          "version": "2.0.0",
+          "tasks": [{"label": "build", "group": {"kind": "build"}}]
+        }
+        """;
+    assertEquals(List.of(), diagnostics("file:///work/docker-compose.yml", "dockercompose", compose));
+    assertEquals(List.of(), diagnostics("file:///work/.github/workflows/ci.yml", "yaml", workflow));
+    assertEquals(List.of(), diagnostics("file:///work/.vscode/tasks.json", "jsonc", tasks));
+    assertEquals(List.of(), diagnostics("file:///work/chart/templates/_helpers.tpl", "helm",
+        "{{- define \"app.name\" -}}\n{{ .Chart.Name }}\n{{- end }}\n"));
+  }
+
+  @Test
+  void aBrokenManifestStillGetsItsSyntaxError() {
+    String broken = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  labels: [a, b\nspec: {}\n";
+    Diagnostic d = only(diagnostics("file:///work/broken.yaml", "yaml", broken), "HL001");
+    assertEquals(DiagnosticSeverity.Error, d.getSeverity());
+    String json = "{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"web\",}\n";
+    only(diagnostics("file:///work/broken.json", "json", json), "HL001");
+  }
+
+  @Test
+  void closingADocumentClearsItsDiagnostics() {
+    String uri = "file:///work/closing.yaml";
+    diagnostics(uri, "yaml", POD);
+    session.remote.getTextDocumentService().didClose(new DidCloseTextDocumentParams(
+        new TextDocumentIdentifier(uri)));
+    PublishDiagnosticsParams cleared = session.client.awaitDiagnostics(uri, p -> p.getDiagnostics().isEmpty());
+    assertNull(cleared.getVersion());
+  }
+
+  /** A rule with a bug: it throws on every file. */
+  @RuleInfo(id = "HL999", name = "always-throws", summary = "Throws on every file", severity = Severity.ERROR,
+      remediation = "Fix the rule.", messages = @Message(id = "never", text = "never reported"))
+  static final class AlwaysThrows implements Rule {
+    @Override
+    public void check(HookDocument doc, RuleContext ctx) {
+      throw new IllegalStateException("boom");
+    }
+  }
+
+  @Test
+  void aRuleThatThrowsIsLoggedWithItsIdAndTheUriAndTheOtherRulesStillReport() throws Exception {
+    List<Rule> rules = new ArrayList<>(BuiltInRules.all());
+    rules.add(new AlwaysThrows());
+    try (LspSession broken = LspSession.start(new RuleRegistry(rules), LspSession.json("{\"debounceMs\": 0}"),
+        c -> { }, c -> { })) {
+      String uri = "file:///work/throws.yaml";
+      broken.open(uri, "yaml", POD);
+      only(broken.client.awaitDiagnostics(uri, 1).getDiagnostics(), "HL401");
+      broken.client.awaitLog(m -> m.getType() == MessageType.Error && m.getMessage().contains("HL999")
+          && m.getMessage().contains(uri) && m.getMessage().contains("boom"));
+      // The server is still there: the next edit is validated as usual.
+      broken.change(uri, 2, new TextDocumentContentChangeEvent(POD.replace("10", "60")));
+      assertTrue(broken.client.awaitDiagnostics(uri, 2).getDiagnostics().stream()
+          .noneMatch(d -> d.getCode().getLeft().equals("HL401")));
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package io.hooklens.lsp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.RuleRegistry;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.engine.Version;
+import io.hooklens.rules.BuiltInRules;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SettingsTest {
+  private static final RuleRegistry REGISTRY = BuiltInRules.registry();
+
+  private static Settings read(String json, List<String> problems) {
+    return Settings.read(Settings.section(JsonParser.parseString(json)), REGISTRY, problems::add);
+  }
+
+  @Test
+  void readsTheSectionWhetherWrappedOrNot() {
+    List<String> problems = new ArrayList<>();
+    String section = "{\"targets\": {\"kubernetes\": \"1.29\"}, \"rules\": {\"HL401\": \"error\", \"HL4xx\": \"off\"},"
+        + " \"debounceMs\": 40}";
+    Settings wrapped = read("{\"hooklens\": " + section + ", \"yaml\": {\"validate\": true}}", problems);
+    Settings bare = read(section, problems);
+    assertEquals(List.of(), problems);
+    assertEquals(wrapped, bare);
+    assertEquals(new Version(1, 29), bare.targets().kubernetes());
+    assertEquals(Severity.ERROR, bare.rules().get("HL401").severity());
+    assertTrue(bare.rules().get("HL4xx").off());
+    assertEquals(40, bare.debounceMs());
+  }
+
+  @Test
+  void aPayloadAboutOtherToolsIsNotOurs() {
+    assertNull(Settings.section(JsonParser.parseString("{\"yaml\": {\"validate\": true}}")));
+    assertNull(Settings.section(null));
+  }
+
+  @Test
+  void aVersionWrittenAsANumberKeepsItsDigits() {
+    assertEquals(new Version(1, 30), read("{\"targets\": {\"kubernetes\": 1.30}}", new ArrayList<>())
+        .targets().kubernetes());
+  }
+
+  @Test
+  void everyBadValueKeepsItsDefaultAndIsReported() {
+    List<String> problems = new ArrayList<>();
+    Settings s = read("{\"hooklens\": {\"targets\": {\"kubernetes\": \"latest\", \"helm\": 3},"
+        + " \"rules\": {\"HL401\": \"loud\", \"HL999\": \"error\", \"HL402\": [1], \"HL123\": \"warning\"},"
+        + " \"debounceMs\": -5, \"colour\": true, \"trace\": {\"server\": \"verbose\"}}}", problems);
+    assertNull(s.targets().kubernetes());
+    assertEquals(Map.of("HL123", new Config.RuleSetting(Severity.WARNING, false, Map.of())), s.rules());
+    assertEquals(Settings.DEFAULT_DEBOUNCE_MS, s.debounceMs());
+    assertEquals(7, problems.size(), problems::toString);
+    assertTrue(problems.stream().anyMatch(p -> p.contains("hooklens.colour")), problems::toString);
+    assertTrue(problems.stream().noneMatch(p -> p.contains("trace")), problems::toString);
+  }
+
+  @Test
+  void valuesOfTheWrongShapeAreReportedNotThrown() {
+    List<String> problems = new ArrayList<>();
+    Settings s = read("{\"hooklens\": {\"targets\": \"1.29\", \"rules\": [\"HL401\"], \"debounceMs\": \"fast\"}}",
+        problems);
+    assertEquals(Settings.DEFAULT, s);
+    assertEquals(3, problems.size(), problems::toString);
+    assertEquals(Settings.DEFAULT, read("{\"hooklens\": 42}", problems));
+    assertEquals(Settings.DEFAULT, read("{\"hooklens\": null}", problems));
+  }
+
+  @Test
+  void settingsWinOverTheFileRuleByRuleAndKeepItsParameters() {
+    Config file = new Config(Config.DEFAULT.targets().withKubernetes(new Version(1, 28)), Map.of(
+        "HL401", new Config.RuleSetting(null, false, Map.of("shutdownSeconds", "20")),
+        "HL402", new Config.RuleSetting(null, true, Map.of()),
+        "HL123", new Config.RuleSetting(Severity.ERROR, false, Map.of())), List.of("vendor/**"));
+    Settings editor = read("{\"rules\": {\"HL4xx\": \"error\"}}", new ArrayList<>());
+    Config merged = ConfigService.merge(file, editor, REGISTRY);
+    assertEquals(new Version(1, 28), merged.targets().kubernetes());
+    assertEquals(new Config.RuleSetting(Severity.ERROR, false, Map.of("shutdownSeconds", "20")),
+        merged.rules().get("HL401"));
+    assertEquals(Severity.ERROR, merged.rules().get("HL402").severity());
+    assertEquals(Severity.ERROR, merged.rules().get("HL123").severity());
+    assertEquals(List.of("vendor/**"), merged.exclude());
+
+    Settings target = read("{\"targets\": {\"kubernetes\": \"1.31\"}}", new ArrayList<>());
+    assertEquals(new Version(1, 31), ConfigService.merge(file, target, REGISTRY).targets().kubernetes());
+    assertEquals(file.rules(), ConfigService.merge(file, target, REGISTRY).rules());
+  }
+}
