@@ -177,6 +177,51 @@ class ChartLinterTest {
   }
 
   @Test
+  void aHookTypoAmidTemplateActionsIsReportedOnItsTemplateLineAndColumn() throws IOException {
+    Path chart = chart("hook-typo");
+    List<Seen> all = lint(chart, List.of(), Map.of());
+    assertEquals(List.of("templates/seed-job.yaml:12:21 HL201 [values.yaml]"), places(all));
+    assertTrue(all.get(0).message().contains("\"pre-instal\"; did you mean \"pre-install\"?"), all.toString());
+    // In Helm's output the labels and annotations that include and toYaml write move it to line 13 of the document.
+    try (ChartCopy copy = ChartCopy.of(chart)) {
+      String manifests = ((ChartRenderer.Rendered) ChartRenderer.render(copy, null, Map.of(),
+          Config.DEFAULT.targets().kubernetes())).manifests();
+      List<String> lines = manifests.lines().toList();
+      int header = lines.indexOf("# Source: hook-typo/templates/seed-job.yaml");
+      int hook = lines.indexOf("    \"helm.sh/hook\": pre-instal");
+      assertEquals(13, hook - header, manifests);
+    }
+  }
+
+  @Test
+  void aFindingOnlyOneCiValuesSetTriggersNamesOnlyThatSet() throws IOException {
+    List<Seen> all = lint(chart("ci-hook"), List.of(), Map.of());
+    assertEquals(List.of("templates/cleanup-job.yaml:8:35 HL208 [ci/cleanup-values.yaml]"), places(all));
+    assertTrue(all.get(0).message().contains("\"hook-succeded\""), all.toString());
+  }
+
+  @Test
+  void aSubchartsHookIsLintedWithTheValuesItsParentGivesIt() throws IOException {
+    List<Seen> all = lint(chart("umbrella"), List.of(), Map.of());
+    assertEquals(List.of("charts/notifier/templates/announce-job.yaml:9:26 HL223 [values.yaml]"), places(all));
+    assertTrue(all.get(0).message().contains("lets this Job run for 600s"), "the parent's value wins: " + all);
+  }
+
+  @Test
+  void equalWeightsInTwoTemplatesRunInNameOrderAndALowerWeightFixesIt() throws IOException {
+    List<Seen> all = lint(chart("hook-order"), List.of(), Map.of());
+    assertEquals(List.of("templates/serviceaccount.yaml:9:28 HL221 [values.yaml]"), places(all));
+    assertTrue(all.get(0).message().contains("in pre-install, pre-upgrade, Job/a-migrate runs and Helm waits for it "
+        + "before ServiceAccount/z-sa, which it needs, is created"), all.toString());
+  }
+
+  /** Where each finding is, with its rule and values sets, in report order. */
+  private static List<String> places(List<Seen> all) {
+    return all.stream().map(s -> s.file() + ":" + s.line() + ":" + s.column() + " " + s.ruleId() + " " + s.values())
+        .toList();
+  }
+
+  @Test
   void theCopyIsDeletedAfterUse() throws IOException {
     Path root;
     try (ChartCopy copy = ChartCopy.of(chart("shop"))) {
