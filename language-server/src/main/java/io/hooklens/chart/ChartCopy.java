@@ -317,7 +317,8 @@ final class ChartCopy implements AutoCloseable {
     return out;
   }
 
-  private static Optional<YMap> chartMetadata(Path file) {
+  /** The first mapping of a chart's metadata file (Chart.yaml, requirements.yaml), if it has one. */
+  static Optional<YMap> chartMetadata(Path file) {
     if (!Files.isRegularFile(file)) {
       return Optional.empty();
     }
