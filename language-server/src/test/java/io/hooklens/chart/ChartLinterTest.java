@@ -222,6 +222,15 @@ class ChartLinterTest {
   }
 
   @Test
+  void chartYamlComesFirstThenEveryRenderedFileByName() throws IOException {
+    Path shop = chart("shop");
+    List<String> files = CHARTS.lint(shop, ChartLinter.valuesSets(shop, List.of()), Map.of(), Config.DEFAULT).stream()
+        .map(f -> shop.relativize(Path.of(f.displayName())).toString()).toList();
+    assertEquals(List.of("Chart.yaml", "charts/worker/templates/daemonset.yaml", "templates/deployment.yaml",
+        "templates/migrate-job.yaml"), files);
+  }
+
+  @Test
   void theCopyIsDeletedAfterUse() throws IOException {
     Path root;
     try (ChartCopy copy = ChartCopy.of(chart("shop"))) {
