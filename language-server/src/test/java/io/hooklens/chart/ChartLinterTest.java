@@ -215,6 +215,23 @@ class ChartLinterTest {
         + "before ServiceAccount/z-sa, which it needs, is created"), all.toString());
   }
 
+  @Test
+  void helmignoreLeavesFilesOutAsHelmDoesAndARuleHelmRefusesIsHelmsError() throws IOException {
+    Path chart = Files.createDirectories(tmp.resolve("ignoring/templates"));
+    Files.writeString(tmp.resolve("ignoring/Chart.yaml"), "apiVersion: v2\nname: ignoring\nversion: 0.1.0\n");
+    String pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\nspec:\n  containers:\n    - name: app\n"
+        + "      image: nginx\n      lifecycle:\n        postStart: {}\n";
+    Files.writeString(chart.resolve("kept.yaml"), pod.formatted("kept"));
+    Files.writeString(chart.resolve("draft.yaml"), pod.formatted("draft"));
+    Files.writeString(chart.resolve(".hidden.yaml"), pod.formatted("hidden"));
+    Files.writeString(tmp.resolve("ignoring/.helmignore"), "# work in progress\ntemplates/draft.*\n");
+    List<Seen> all = lint(chart.getParent(), List.of(), Map.of());
+    assertEquals(List.of("templates/kept.yaml:10:9 HL101 [values.yaml]"), places(all));
+    Files.writeString(tmp.resolve("ignoring/.helmignore"), "**/draft.yaml\n");
+    Seen refused = only(lint(chart.getParent(), List.of(), Map.of()), "Chart.yaml", "HL005", "double-star");
+    assertEquals(List.of("values.yaml"), refused.values());
+  }
+
   /** Where each finding is, with its rule and values sets, in report order. */
   private static List<String> places(List<Seen> all) {
     return all.stream().map(s -> s.file() + ":" + s.line() + ":" + s.column() + " " + s.ruleId() + " " + s.values())
@@ -235,7 +252,8 @@ class ChartLinterTest {
     Path root;
     try (ChartCopy copy = ChartCopy.of(chart("shop"))) {
       root = copy.root();
-      assertTrue(Files.isRegularFile(root.resolve("templates/migrate-job.yaml")));
+      assertTrue(TarGz.read(Files.readAllBytes(root)).stream()
+          .anyMatch(e -> e.path().equals("chart/templates/migrate-job.yaml")), "the archive holds the chart");
     }
     assertFalse(Files.exists(root.getParent()), "deleted: " + root.getParent());
   }
