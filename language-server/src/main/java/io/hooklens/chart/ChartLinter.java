@@ -17,12 +17,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -125,11 +127,11 @@ public final class ChartLinter {
     LintResult result = linter.lint(copy.chartYaml().displayName(), parsed, config);
     out.chartLevel(result);
     RenderedChart chart = RenderedChart.of(parsed);
-    Map<RenderedChart.Section, SourceMapper> mappers = new HashMap<>();
     for (RenderedChart.Section s : chart.sections()) {
-      TemplateFile t = out.template(s, parsed.source());
-      mappers.put(s, new SourceMapper(s, parsed.source(), t.document()));
+      out.template(s, parsed.source());
     }
+    // Most documents have no finding: their templates are read (masked) only for the ones that do.
+    Map<RenderedChart.Section, SourceMapper> mappers = new IdentityHashMap<>();
     for (Finding f : result.findings()) {
       RenderedChart.Section s = chart.at(f.range().start().line());
       if (s == null) {
@@ -139,6 +141,10 @@ public final class ChartLinter {
         continue;
       }
       SourceMapper mapper = mappers.get(s);
+      if (mapper == null) {
+        mapper = new SourceMapper(s, parsed.source(), out.template(s, parsed.source()).masked());
+        mappers.put(s, mapper);
+      }
       SourceMapper.Mapped at = mapper.map(f.range());
       List<Finding.Related> related = new ArrayList<>();
       for (Finding.Related r : f.related()) {
@@ -164,14 +170,65 @@ public final class ChartLinter {
         new BitSet());
     LintResult result = linter.lint(at.origin().displayName(), parsed, config);
     out.chartLevel(result);
-    TemplateFile file = out.file(at.origin().displayName(), result.document());
+    TemplateFile file = out.file(at.origin().displayName(), () -> new TemplateFile(at.origin().displayName(),
+        result.document()));
     for (Finding f : result.findings()) {
       out.add(file, f, set);
     }
   }
 
-  /** A chart file findings are reported in, with its text as written for code frames. */
-  private record TemplateFile(String displayName, HookDocument document) {}
+  /** A rendered section's own lines. */
+  private static String asRendered(RenderedChart.Section s, SourceText rendered) {
+    StringBuilder sb = new StringBuilder();
+    for (int l = s.startLine(); l < s.endLine(); l++) {
+      sb.append(rendered.line(l)).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /**
+   * A chart file findings are reported in, with its text as written for code frames. A template is read
+   * with its actions masked, which mapping needs, only once a finding lands in it.
+   */
+  private final class TemplateFile {
+    private final String displayName;
+    private final String text;
+    private HookDocument document;
+
+    TemplateFile(String displayName, HookDocument document) {
+      this.displayName = displayName;
+      this.text = document.source().text();
+      this.document = document;
+    }
+
+    TemplateFile(String displayName, String text) {
+      this.displayName = displayName;
+      this.text = text;
+    }
+
+    String displayName() {
+      return displayName;
+    }
+
+    /** The file read with its actions masked, positions as written. */
+    HookDocument masked() {
+      if (document == null) {
+        SourceText source = new SourceText(text);
+        boolean templated = TemplateMask.needsMask(text);
+        TemplateMask.Result mask = TemplateMask.maskAndTrack(text);
+        ParsedFile parsed = reader.read(templated ? new SourceText(mask.text()) : source, false);
+        document = HookDocument.of(displayName,
+            new ParsedFile(source, parsed.documents(), List.of(), templated, mask.hiddenOutputLines()));
+      }
+      return document;
+    }
+
+    /** What the file's result carries: the masked document when it was read, else the text alone. */
+    HookDocument forResult() {
+      return document != null ? document
+          : HookDocument.of(displayName, new ParsedFile(new SourceText(text), List.of(), List.of()));
+    }
+  }
 
   /** Findings of all values sets, merged by file, place, rule and message. */
   private final class Collector {
@@ -189,49 +246,29 @@ public final class ChartLinter {
     Collector(ChartCopy copy) throws IOException {
       this.copy = copy;
       ChartCopy.Origin o = copy.chartYaml();
-      SourceText text = new SourceText(o.text());
-      this.chartYaml = file(o.displayName(),
-          HookDocument.of(o.displayName(), new ParsedFile(text, List.of(), List.of())));
+      String text = o.text();
+      this.chartYaml = file(o.displayName(), () -> new TemplateFile(o.displayName(), text));
     }
 
     TemplateFile chartYaml() {
       return chartYaml;
     }
 
-    TemplateFile file(String displayName, HookDocument document) {
-      return files.computeIfAbsent(displayName, n -> new TemplateFile(n, document));
+    TemplateFile file(String displayName, Supplier<TemplateFile> file) {
+      return files.computeIfAbsent(displayName, n -> file.get());
     }
 
-    /** The template a section came from, read with its actions masked; the section itself when unknown. */
+    /** The template a section came from; the section itself when unknown. */
     TemplateFile template(RenderedChart.Section s, SourceText rendered) throws IOException {
       TemplateFile known = bySource.get(s.source());
       if (known != null) {
         return known;
       }
       ChartCopy.Origin o = copy.source(s.source());
-      String name;
-      String text;
-      if (o != null) {
-        name = o.displayName();
-        text = o.text();
-      } else {
-        // A document whose template cannot be found is reported as Helm rendered it.
-        name = copy.displayName(s.source().substring(s.source().indexOf('/') + 1));
-        StringBuilder sb = new StringBuilder();
-        for (int l = s.startLine(); l < s.endLine(); l++) {
-          sb.append(rendered.line(l)).append('\n');
-        }
-        text = sb.toString();
-      }
-      TemplateFile t = files.get(name);
-      if (t == null) {
-        SourceText source = new SourceText(text);
-        boolean templated = TemplateMask.needsMask(text);
-        TemplateMask.Result mask = TemplateMask.maskAndTrack(text);
-        ParsedFile masked = reader.read(templated ? new SourceText(mask.text()) : source, false);
-        t = file(name, HookDocument.of(name,
-            new ParsedFile(source, masked.documents(), List.of(), templated, mask.hiddenOutputLines())));
-      }
+      // A document whose template cannot be found is reported as Helm rendered it.
+      String name = o != null ? o.displayName() : copy.displayName(s.source().substring(s.source().indexOf('/') + 1));
+      String text = o != null ? o.text() : asRendered(s, rendered);
+      TemplateFile t = file(name, () -> new TemplateFile(name, text));
       bySource.put(s.source(), t);
       return t;
     }
@@ -275,7 +312,7 @@ public final class ChartLinter {
       Map<Finding, List<String>> mine = byFile.getOrDefault(t.displayName(), Map.of());
       List<Finding> sorted = new ArrayList<>(mine.keySet());
       sorted.sort(ORDER);
-      return new ChartFile(t.displayName(), new LintResult(t.document(), List.copyOf(sorted), suppressedCount,
+      return new ChartFile(t.displayName(), new LintResult(t.forResult(), List.copyOf(sorted), suppressedCount,
           ruleFailures), Map.copyOf(mine));
     }
   }

@@ -142,7 +142,7 @@ class CorpusChartsTest {
     for (Linted l : LINTED.values()) {
       String name = l.chart().getFileName().toString();
       if (!canRenderWithDefaults(l.chart())) {
-        assertFalse(REFUSE_THEIR_DEFAULTS.containsKey(name), name + " needs no exception: it is not expected to render");
+        assertFalse(REFUSE_THEIR_DEFAULTS.containsKey(name), name + " is not expected to render: no exception needed");
         continue;
       }
       expected.add(name);
