@@ -24,13 +24,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
- * The temporary copy of a chart that Helm renders instead of the chart itself: every text file
- * rewritten by {@link HelmText} (hook annotations hidden, {@code lookup} answered without a cluster),
- * and the subchart archives in {@code charts/} unpacked so that their templates are rewritten too. It
- * remembers where each of its files came from, so that rendered documents and Helm's messages can be
- * mapped back to the chart as written. Closing it deletes the copy.
+ * The copy of a chart that Helm renders instead of the chart itself: every text file rewritten by
+ * {@link HelmText} (hook annotations hidden, {@code lookup} answered without a cluster), and the
+ * subchart archives in {@code charts/} unpacked so that their templates are rewritten too. The copy is
+ * one archive in a temporary directory, holding the files Helm would load from the rewritten chart
+ * folder (its {@code .helmignore} applied as Helm applies it); writing one file instead of a tree of
+ * them is most of what makes linting a chart cost little more than rendering it. A {@code .helmignore}
+ * Helm would refuse, or with a glob {@link HelmIgnore} does not translate, gets a folder instead, so that
+ * Helm applies it itself. The copy remembers where each file came from, so that rendered documents and
+ * Helm's messages can be mapped back to the chart as written. Closing it deletes the copy.
  */
 final class ChartCopy implements AutoCloseable {
   /**
@@ -39,32 +44,37 @@ final class ChartCopy implements AutoCloseable {
    * @param displayName its name in reports: the chart's path as given joined with the file's path in it;
    *     inside a subchart archive, the archive's name joined with the path in the archive
    * @param file the file on disk, or null for a file inside an archive
-   * @param archived the text of a file inside an archive, or null
+   * @param decoded the text, when it was read as UTF-8 already, or null
    */
-  record Origin(String displayName, Path file, String archived) {
+  record Origin(String displayName, Path file, String decoded) {
     /** The text as written; undecodable bytes are replaced, since it is only shown and parsed. */
     String text() throws IOException {
-      if (archived != null) {
-        return archived;
+      if (decoded != null) {
+        return decoded;
       }
       return file == null ? "" : new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
     }
   }
 
+  /** A file of the copy: its bytes as Helm reads them, and the file they came from. */
+  private record Entry(byte[] bytes, Origin origin) {}
+
   private static final String CHART_YAML = "Chart.yaml";
+  /** The archive's top folder; Helm drops the first element of every path in a chart archive. */
+  private static final String TOP = "chart/";
 
   private final Path temp;
-  private final Path root;
   private final Path chartDir;
-  private final Map<Path, Origin> origins = new HashMap<>();
+  /** The copy's files by their path in the chart ({@code templates/job.yaml}), in archive order. */
+  private final TreeMap<String, Entry> files = new TreeMap<>();
+  private final Map<Path, Origin> valuesOrigins = new HashMap<>();
   /** Paths of the copy that Helm may print, and what to print instead; values files first. */
   private final Map<String, String> messagePaths = new LinkedHashMap<>();
-  private final Map<String, Path> subcharts = new HashMap<>();
-  private int valuesFiles;
+  private final Map<String, String> subcharts = new HashMap<>();
+  private Path root;
 
   private ChartCopy(Path temp, Path chartDir) {
     this.temp = temp;
-    this.root = temp.resolve("chart");
     this.chartDir = chartDir;
   }
 
@@ -72,7 +82,8 @@ final class ChartCopy implements AutoCloseable {
   static ChartCopy of(Path chartDir) throws IOException {
     ChartCopy copy = new ChartCopy(Files.createTempDirectory("hooklens-chart-"), chartDir);
     try {
-      copy.copyTree();
+      copy.add(copy.read());
+      copy.write();
     } catch (IOException | RuntimeException e) {
       copy.close();
       throw e;
@@ -80,14 +91,14 @@ final class ChartCopy implements AutoCloseable {
     return copy;
   }
 
-  /** The copy's chart directory, the one Helm renders. */
+  /** What Helm renders: the copy's archive, or its folder. */
   Path root() {
     return root;
   }
 
   /** The chart's {@code Chart.yaml}. */
   Origin chartYaml() {
-    return origins.get(root.resolve(CHART_YAML));
+    return file(CHART_YAML);
   }
 
   /** How reports name a path relative to the chart. */
@@ -97,33 +108,30 @@ final class ChartCopy implements AutoCloseable {
 
   /** A file of the copy by its path relative to the chart, or null. */
   Origin file(String relative) {
-    return origins.get(root.resolve(relative).normalize());
+    Entry e = files.get(normalize(relative));
+    return e == null ? null : e.origin();
   }
 
-  private void copyTree() throws IOException {
+  private static String normalize(String relative) {
+    return Path.of(relative).normalize().toString();
+  }
+
+  /** The chart's regular files by their path in it; version control data left out, links followed. */
+  private TreeMap<String, byte[]> read() throws IOException {
+    TreeMap<String, byte[]> out = new TreeMap<>();
     Files.walkFileTree(chartDir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
         new SimpleFileVisitor<>() {
           @Override
-          public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+          public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
             // Version control data is no part of a chart and can be far larger than it.
-            if (!d.equals(chartDir) && d.getFileName().toString().equals(".git")) {
-              return FileVisitResult.SKIP_SUBTREE;
-            }
-            Files.createDirectories(root.resolve(chartDir.relativize(d).toString()));
-            return FileVisitResult.CONTINUE;
+            boolean vcs = !d.equals(chartDir) && d.getFileName().toString().equals(".git");
+            return vcs ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
           }
 
           @Override
           public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-            if (!attrs.isRegularFile()) {
-              return FileVisitResult.CONTINUE;
-            }
-            String rel = chartDir.relativize(f).toString();
-            Path target = root.resolve(rel);
-            String display = displayName(rel);
-            byte[] bytes = Files.readAllBytes(f);
-            if (!isArchivedSubchart(target) || !unpack(target, bytes, display)) {
-              add(target, bytes, new Origin(display, f, null));
+            if (attrs.isRegularFile()) {
+              out.put(chartDir.relativize(f).toString(), Files.readAllBytes(f));
             }
             return FileVisitResult.CONTINUE;
           }
@@ -137,28 +145,38 @@ final class ChartCopy implements AutoCloseable {
             throw e;
           }
         });
+    return out;
   }
 
-  private static boolean isArchivedSubchart(Path p) {
-    Path parent = p.getParent();
-    return p.getFileName().toString().endsWith(".tgz") && parent != null
-        && parent.getFileName().toString().equals("charts");
+  private void add(TreeMap<String, byte[]> chart) {
+    for (Map.Entry<String, byte[]> f : chart.entrySet()) {
+      String rel = f.getKey();
+      String display = displayName(rel);
+      if (!isArchivedSubchart(rel) || !unpack(rel, f.getValue(), display, chart)) {
+        add(rel, f.getValue(), new Origin(display, chartDir.resolve(rel), null));
+      }
+    }
+  }
+
+  private static boolean isArchivedSubchart(String rel) {
+    int slash = rel.lastIndexOf('/');
+    String folder = slash < 0 ? "" : rel.substring(0, slash);
+    return rel.endsWith(".tgz") && (folder.equals("charts") || folder.endsWith("/charts"));
   }
 
   /**
-   * Unpacks a subchart archive next to it, as the directory Helm would load in its place; false when
-   * it cannot be read (Helm then reports the archive itself) or a directory of that name exists.
+   * Unpacks a subchart archive next to it, as the folder Helm would load in its place; false when it
+   * cannot be read (Helm then reports the archive itself) or the chart has a folder of that name.
    */
-  private boolean unpack(Path archive, byte[] bytes, String display) throws IOException {
+  private boolean unpack(String archive, byte[] bytes, String display, TreeMap<String, byte[]> chart) {
     List<TarGz.Entry> entries;
     try {
       entries = TarGz.read(bytes);
     } catch (IOException e) {
       return false;
     }
-    String name = archive.getFileName().toString();
-    Path dir = archive.resolveSibling(name.substring(0, name.length() - ".tgz".length()));
-    if (Files.exists(dir)) {
+    String dir = archive.substring(0, archive.length() - ".tgz".length()) + "/";
+    if (hasFolder(chart, dir) || hasFolder(files, dir)) {
       return false;
     }
     for (TarGz.Entry e : entries) {
@@ -166,44 +184,40 @@ final class ChartCopy implements AutoCloseable {
       if (slash < 0) {
         continue;
       }
-      Path target = dir.resolve(e.path().substring(slash + 1)).normalize();
+      String target = normalize(dir + e.path().substring(slash + 1));
       if (!target.startsWith(dir) || target.equals(dir)) {
         continue;
       }
       String inner = display + "/" + e.path();
-      if (!isArchivedSubchart(target) || !unpack(target, e.data(), inner)) {
+      if (!isArchivedSubchart(target) || !unpack(target, e.data(), inner, chart)) {
         add(target, e.data(), new Origin(inner, null, null));
       }
     }
     return true;
   }
 
-  private void add(Path target, byte[] bytes, Origin origin) throws IOException {
-    Files.createDirectories(target.getParent());
-    String text = utf8(bytes);
-    Origin o = origin;
-    if (text == null) {
-      Files.write(target, bytes);
-    } else {
-      String rewritten = HelmText.hideHooks(text);
-      if (isTemplate(target)) {
-        rewritten = HelmText.emptyLookups(rewritten);
-      }
-      Files.writeString(target, rewritten, StandardCharsets.UTF_8);
-      if (o.file() == null) {
-        o = new Origin(o.displayName(), null, text);
-      }
-    }
-    origins.put(target.normalize(), o);
+  private static boolean hasFolder(TreeMap<String, ?> files, String dir) {
+    String after = files.ceilingKey(dir);
+    return after != null && after.startsWith(dir);
   }
 
-  private boolean isTemplate(Path target) {
-    for (Path part : root.relativize(target)) {
-      if (part.toString().equals("templates")) {
-        return true;
-      }
+  private void add(String rel, byte[] bytes, Origin origin) {
+    String text = utf8(bytes);
+    if (text == null) {
+      files.put(rel, new Entry(bytes, origin));
+      return;
     }
-    return false;
+    String rewritten = HelmText.hideHooks(text);
+    if (isTemplate(rel)) {
+      rewritten = HelmText.emptyLookups(rewritten);
+    }
+    // Most files have nothing to rewrite: their bytes go to Helm as they are.
+    byte[] copied = rewritten.equals(text) ? bytes : rewritten.getBytes(StandardCharsets.UTF_8);
+    files.put(rel, new Entry(copied, new Origin(origin.displayName(), origin.file(), text)));
+  }
+
+  private static boolean isTemplate(String rel) {
+    return rel.startsWith("templates/") || rel.contains("/templates/");
   }
 
   private static String utf8(byte[] bytes) {
@@ -214,11 +228,47 @@ final class ChartCopy implements AutoCloseable {
     }
   }
 
+  /** Writes what Helm loads: the archive when the chart's .helmignore can be applied here, else a folder. */
+  private void write() throws IOException {
+    Entry ignoreFile = files.get(".helmignore");
+    String ignoreText = ignoreFile == null ? null : utf8(ignoreFile.bytes());
+    Optional<HelmIgnore> rules = ignoreFile != null && ignoreText == null ? Optional.empty()
+        : HelmIgnore.parse(ignoreText);
+    if (rules.isPresent()) {
+      Map<String, byte[]> loaded = new LinkedHashMap<>();
+      Map<String, Boolean> folders = new HashMap<>();
+      for (Map.Entry<String, Entry> f : files.entrySet()) {
+        if (!ignored(f.getKey(), rules.get(), folders)) {
+          loaded.put(TOP + f.getKey(), f.getValue().bytes());
+        }
+      }
+      root = temp.resolve("chart.tgz");
+      Files.write(root, TarGz.write(loaded));
+    } else {
+      root = temp.resolve("chart");
+      for (Map.Entry<String, Entry> f : files.entrySet()) {
+        Path target = root.resolve(f.getKey());
+        Files.createDirectories(target.getParent());
+        Files.write(target, f.getValue().bytes());
+      }
+    }
+  }
+
+  /** Whether Helm leaves a file out: it or one of its folders is ignored (folders by their path, cached). */
+  private static boolean ignored(String rel, HelmIgnore rules, Map<String, Boolean> folders) {
+    for (int slash = rel.indexOf('/'); slash >= 0; slash = rel.indexOf('/', slash + 1)) {
+      if (folders.computeIfAbsent(rel.substring(0, slash), d -> rules.ignores(d, true))) {
+        return true;
+      }
+    }
+    return rules.ignores(rel, false);
+  }
+
   /** Copies a values file beside the chart, rewritten like the chart, for Helm to read. */
   Path values(ValuesSet set) throws IOException {
     byte[] bytes = Files.readAllBytes(set.file());
     // A name of our own: helm-java passes values files to Helm as one comma-separated list.
-    Path target = temp.resolve("values-" + ++valuesFiles + ".yaml");
+    Path target = temp.resolve("values-" + (valuesOrigins.size() + 1) + ".yaml");
     String text = utf8(bytes);
     if (text == null) {
       Files.write(target, bytes);
@@ -226,13 +276,13 @@ final class ChartCopy implements AutoCloseable {
       Files.writeString(target, HelmText.hideHooks(text), StandardCharsets.UTF_8);
     }
     messagePaths.put(target.toString(), set.label());
-    origins.put(target.normalize(), new Origin(set.label(), set.file(), null));
+    valuesOrigins.put(target.normalize(), new Origin(set.label(), set.file(), null));
     return target;
   }
 
   /** The origin of a values file that {@link #values} copied, by the path Helm was given. */
   Origin valuesOrigin(Path copied) {
-    return origins.get(copied.normalize());
+    return valuesOrigins.get(copied.normalize());
   }
 
   /** A message of Helm's with the copy's paths replaced by the names the user knows. */
@@ -250,7 +300,7 @@ final class ChartCopy implements AutoCloseable {
    */
   Origin source(String sourcePath) {
     String[] parts = sourcePath.split("/");
-    Path dir = root;
+    String dir = "";
     int i = 1;
     while (i + 2 < parts.length && parts[i].equals("charts")) {
       dir = subchart(dir, parts[i + 1]);
@@ -262,48 +312,47 @@ final class ChartCopy implements AutoCloseable {
     if (i >= parts.length) {
       return null;
     }
-    return origins.get(dir.resolve(String.join("/", List.of(parts).subList(i, parts.length))).normalize());
+    return file(dir + String.join("/", List.of(parts).subList(i, parts.length)));
   }
 
-  /** The directory of the subchart Helm calls {@code name}: by directory, chart name or alias. */
-  private Path subchart(Path dir, String name) {
+  /** The folder ({@code charts/db/}) of the subchart Helm calls {@code name}: by folder, chart name or alias. */
+  private String subchart(String dir, String name) {
     String key = dir + "\n" + name;
     if (subcharts.containsKey(key)) {
       return subcharts.get(key);
     }
-    Path charts = dir.resolve("charts");
-    Map<String, Path> byChartName = new HashMap<>();
-    if (Files.isDirectory(charts)) {
-      try (var list = Files.list(charts)) {
-        for (Path d : list.sorted().toList()) {
-          chartName(d).ifPresent(n -> byChartName.putIfAbsent(n, d));
-        }
-      } catch (IOException e) {
-        // An unreadable folder holds no subchart we could map to.
+    String charts = dir + "charts/";
+    Map<String, String> byChartName = new HashMap<>();
+    for (Map.Entry<String, Entry> f : files.tailMap(charts).entrySet()) {
+      String rel = f.getKey();
+      if (!rel.startsWith(charts)) {
+        break;
+      }
+      int slash = rel.indexOf('/', charts.length());
+      if (slash >= 0 && rel.substring(slash + 1).equals(CHART_YAML)) {
+        String folder = rel.substring(0, slash + 1);
+        chartMetadata(f.getValue().bytes()).map(m -> m.string("name"))
+            .ifPresent(n -> byChartName.putIfAbsent(n, folder));
       }
     }
-    Path found = byChartName.get(name);
+    String found = byChartName.get(name);
     if (found == null) {
       String aliased = aliases(dir).get(name);
       found = aliased == null ? null : byChartName.get(aliased);
     }
-    if (found == null && Files.isRegularFile(charts.resolve(name).resolve(CHART_YAML))) {
-      found = charts.resolve(name);
+    if (found == null && files.containsKey(charts + name + "/" + CHART_YAML)) {
+      found = charts + name + "/";
     }
     subcharts.put(key, found);
     return found;
   }
 
-  private static Optional<String> chartName(Path dir) {
-    return chartMetadata(dir.resolve(CHART_YAML)).map(m -> m.string("name"));
-  }
-
   /** Aliases of a chart's dependencies (Chart.yaml, or requirements.yaml of apiVersion v1 charts). */
-  private static Map<String, String> aliases(Path dir) {
+  private Map<String, String> aliases(String dir) {
     Map<String, String> out = new HashMap<>();
     for (String file : List.of(CHART_YAML, "requirements.yaml")) {
-      Optional<YMap> m = chartMetadata(dir.resolve(file));
-      YSeq deps = m.map(x -> x.seq("dependencies")).orElse(null);
+      Entry e = files.get(dir + file);
+      YSeq deps = e == null ? null : chartMetadata(e.bytes()).map(x -> x.seq("dependencies")).orElse(null);
       if (deps == null) {
         continue;
       }
@@ -317,18 +366,23 @@ final class ChartCopy implements AutoCloseable {
     return out;
   }
 
-  private static Optional<YMap> chartMetadata(Path file) {
+  /** The first mapping of a chart's metadata file (Chart.yaml, requirements.yaml), if it has one. */
+  static Optional<YMap> chartMetadata(Path file) {
     if (!Files.isRegularFile(file)) {
       return Optional.empty();
     }
     try {
-      String text = Files.readString(file, StandardCharsets.UTF_8);
-      List<YamlDocument> docs = new YamlReader().read(new SourceText(text), false).documents();
-      return docs.stream().map(YamlDocument::root).filter(r -> r != null && r.asMap() != null)
-          .map(YNode::asMap).findFirst();
+      return chartMetadata(Files.readAllBytes(file));
     } catch (IOException e) {
       return Optional.empty();
     }
+  }
+
+  private static Optional<YMap> chartMetadata(byte[] bytes) {
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    List<YamlDocument> docs = new YamlReader().read(new SourceText(text), false).documents();
+    return docs.stream().map(YamlDocument::root).filter(r -> r != null && r.asMap() != null)
+        .map(YNode::asMap).findFirst();
   }
 
   /** Deletes the copy; a file that cannot be deleted is left in the temporary directory. */

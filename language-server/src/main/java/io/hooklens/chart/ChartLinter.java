@@ -95,6 +95,15 @@ public final class ChartLinter {
     return Files.isRegularFile(dir.resolve("Chart.yaml"));
   }
 
+  /**
+   * Whether a chart is a library chart ({@code type: library}): Helm refuses to install one on its own and
+   * renders its named templates only inside the charts that depend on it.
+   */
+  public static boolean isLibrary(Path dir) {
+    return ChartCopy.chartMetadata(dir.resolve("Chart.yaml")).map(m -> "library".equals(m.string("type")))
+        .orElse(false);
+  }
+
   /** Why charts cannot be rendered in this process, or empty when they can. */
   public static Optional<String> unavailable() {
     return ChartRenderer.unavailable();

@@ -10,6 +10,7 @@ import io.hooklens.core.yaml.YScalar;
 import io.hooklens.core.yaml.YSeq;
 import io.hooklens.core.yaml.YamlDocument;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -31,12 +32,14 @@ final class SourceMapper {
   private final RenderedChart.Section section;
   private final SourceText rendered;
   private final SourceText template;
+  private final BitSet hiddenOutput;
   private final YamlDocument templateDoc;
 
   SourceMapper(RenderedChart.Section section, SourceText rendered, HookDocument template) {
     this.section = section;
     this.rendered = rendered;
     this.template = template.source();
+    this.hiddenOutput = template.parsed().hiddenOutputLines();
     this.templateDoc = chooseDocument(section, template.parsed().documents());
   }
 
@@ -76,7 +79,10 @@ final class SourceMapper {
     int document = templateDoc == null ? 0 : templateDoc.index();
     YNode renderedRoot = section.document() == null ? null : section.document().root();
     Located located = renderedRoot == null ? null : locate(renderedRoot, range);
-    if (located == null || templateDoc == null || templateDoc.root() == null) {
+    // A template document with no literal node (all of it written by actions) has no path to follow.
+    boolean literal = templateDoc != null && templateDoc.root() != null
+        && !(templateDoc.root() instanceof YScalar && isEmpty(templateDoc.root().range()));
+    if (located == null || !literal) {
       return new Mapped(byLine(range), document);
     }
     return new Mapped(follow(located), document);
@@ -201,7 +207,26 @@ final class SourceMapper {
         }
       }
     }
-    return Range.at(from, 0);
+    return writer();
+  }
+
+  /**
+   * The template line whose hidden action wrote a rendered line the template does not show (a whole
+   * document from {@code .Files.Get}, a block from {@code include}): the first such line in the template
+   * document, else in the file; without one, the document's first line.
+   */
+  private Range writer() {
+    int from = templateDoc == null ? 0 : templateDoc.range().start().line();
+    int to = templateDoc == null ? template.lineCount() - 1 : templateDoc.range().end().line();
+    int line = hiddenOutput.nextSetBit(from);
+    if (line < 0 || line > to) {
+      line = hiddenOutput.nextSetBit(0);
+    }
+    if (line < 0) {
+      return Range.at(Math.min(from, template.lineCount() - 1), 0);
+    }
+    String text = template.line(line).stripTrailing();
+    return Range.of(line, indent(text), line, text.codePointCount(0, text.length()));
   }
 
   private static int indent(String line) {

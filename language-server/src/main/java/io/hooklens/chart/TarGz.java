@@ -1,18 +1,24 @@
 package io.hooklens.chart;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * Reads the regular files of a gzipped tar archive, as {@code helm package} and
  * {@code helm dependency build} write them into a chart's {@code charts/} folder (ustar with PAX or GNU
  * long names). Entry paths that leave the archive's root are refused, and so is an archive that
- * unpacks to more than {@link #MAX_BYTES}.
+ * unpacks to more than {@link #MAX_BYTES}. Writes such archives too, as Helm loads them.
  */
 final class TarGz {
   /** A regular file of the archive, with a relative path that stays inside it. */
@@ -22,6 +28,7 @@ final class TarGz {
   static final long MAX_BYTES = 256L * 1024 * 1024;
 
   private static final int BLOCK = 512;
+  private static final byte[] PAX_NAME = "PaxHeader".getBytes(StandardCharsets.US_ASCII);
 
   private TarGz() {}
 
@@ -59,6 +66,74 @@ final class TarGz {
       }
     }
     return out;
+  }
+
+  /**
+   * A gzipped ustar archive of regular files, in the given order; a path longer than the header's 100
+   * bytes gets a PAX record. The data is stored, not compressed: the archive is read once, right away,
+   * and compressing it would cost more time than writing the bytes saves.
+   */
+  static byte[] write(Map<String, byte[]> files) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (GZIPOutputStream gz = new GZIPOutputStream(bytes) {
+      {
+        def.setLevel(Deflater.NO_COMPRESSION);
+      }
+    }) {
+      for (Map.Entry<String, byte[]> f : files.entrySet()) {
+        byte[] name = f.getKey().getBytes(StandardCharsets.UTF_8);
+        if (name.length > 100) {
+          byte[] pax = paxRecord("path", f.getKey());
+          gz.write(header(PAX_NAME, pax.length, 'x'));
+          writePadded(gz, pax);
+          name = Arrays.copyOf(name, 100);
+        }
+        gz.write(header(name, f.getValue().length, '0'));
+        writePadded(gz, f.getValue());
+      }
+      gz.write(new byte[2 * BLOCK]);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** "LEN key=value\n", LEN in bytes and counting its own digits. */
+  private static byte[] paxRecord(String key, String value) {
+    int body = (" " + key + "=" + value + "\n").getBytes(StandardCharsets.UTF_8).length;
+    int digits = 1;
+    while (String.valueOf(body + digits).length() != digits) {
+      digits++;
+    }
+    return ((body + digits) + " " + key + "=" + value + "\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] header(byte[] name, long size, char type) {
+    byte[] h = new byte[BLOCK];
+    System.arraycopy(name, 0, h, 0, Math.min(name.length, 100));
+    put(h, 100, "0000644");
+    put(h, 108, "0000000");
+    put(h, 116, "0000000");
+    put(h, 124, String.format("%011o", size));
+    put(h, 136, "00000000000");
+    h[156] = (byte) type;
+    put(h, 257, "ustar");
+    put(h, 263, "00");
+    put(h, 148, "        ");
+    int sum = 0;
+    for (byte b : h) {
+      sum += b & 0xff;
+    }
+    put(h, 148, String.format("%06o", sum));
+    return h;
+  }
+
+  private static void put(byte[] h, int off, String ascii) {
+    byte[] b = ascii.getBytes(StandardCharsets.US_ASCII);
+    System.arraycopy(b, 0, h, off, b.length);
+  }
+
+  private static void writePadded(OutputStream out, byte[] data) throws IOException {
+    out.write(data);
+    out.write(new byte[(BLOCK - data.length % BLOCK) % BLOCK]);
   }
 
   private static String name(byte[] h) {

@@ -231,7 +231,8 @@ public final class LintCommand implements Callable<Integer> {
   /**
    * Renders a chart once per values set and adds a result per file its findings are in; the
    * configuration is the one of its Chart.yaml, and in a directory walk its excludes apply to the
-   * chart and to each of its files. Where Helm cannot run, the chart's files are linted one by one.
+   * chart and to each of its files. Where Helm cannot run, and for a library chart, the chart's files are
+   * linted one by one.
    */
   private int lintChart(Path dir, boolean walked, Inputs in, List<FileResult> results)
       throws ConfigResolver.ConfigException {
@@ -243,6 +244,10 @@ public final class LintCommand implements Callable<Integer> {
     Optional<String> unavailable = ChartLinter.unavailable();
     if (unavailable.isPresent()) {
       return lintChartFiles(dir, unavailable.get(), in, results);
+    }
+    if (ChartLinter.isLibrary(dir)) {
+      // Not installable by design, so rendering it alone could only fail; its users render its templates.
+      return lintChartFiles(dir, null, in, results);
     }
     try {
       List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles);

@@ -178,11 +178,83 @@ class ChartLinterTest {
   }
 
   @Test
+  void aHookTypoAmidTemplateActionsIsReportedOnItsTemplateLineAndColumn() throws IOException {
+    Path chart = chart("hook-typo");
+    List<Seen> all = lint(chart, List.of(), Map.of());
+    assertEquals(List.of("templates/seed-job.yaml:12:21 HL201 [values.yaml]"), places(all));
+    assertTrue(all.get(0).message().contains("\"pre-instal\"; did you mean \"pre-install\"?"), all.toString());
+    // In Helm's output the labels and annotations that include and toYaml write move it to line 13 of the document.
+    try (ChartCopy copy = ChartCopy.of(chart)) {
+      String manifests = ((ChartRenderer.Rendered) ChartRenderer.render(copy, null, Map.of(),
+          Config.DEFAULT.targets().kubernetes())).manifests();
+      List<String> lines = manifests.lines().toList();
+      int header = lines.indexOf("# Source: hook-typo/templates/seed-job.yaml");
+      int hook = lines.indexOf("    \"helm.sh/hook\": pre-instal");
+      assertEquals(13, hook - header, manifests);
+    }
+  }
+
+  @Test
+  void aFindingOnlyOneCiValuesSetTriggersNamesOnlyThatSet() throws IOException {
+    List<Seen> all = lint(chart("ci-hook"), List.of(), Map.of());
+    assertEquals(List.of("templates/cleanup-job.yaml:8:35 HL208 [ci/cleanup-values.yaml]"), places(all));
+    assertTrue(all.get(0).message().contains("\"hook-succeded\""), all.toString());
+  }
+
+  @Test
+  void aSubchartsHookIsLintedWithTheValuesItsParentGivesIt() throws IOException {
+    List<Seen> all = lint(chart("umbrella"), List.of(), Map.of());
+    assertEquals(List.of("charts/notifier/templates/announce-job.yaml:9:26 HL223 [values.yaml]"), places(all));
+    assertTrue(all.get(0).message().contains("lets this Job run for 600s"), "the parent's value wins: " + all);
+  }
+
+  @Test
+  void equalWeightsInTwoTemplatesRunInNameOrderAndALowerWeightFixesIt() throws IOException {
+    List<Seen> all = lint(chart("hook-order"), List.of(), Map.of());
+    assertEquals(List.of("templates/serviceaccount.yaml:9:28 HL221 [values.yaml]"), places(all));
+    assertTrue(all.get(0).message().contains("in pre-install, pre-upgrade, Job/a-migrate runs and Helm waits for it "
+        + "before ServiceAccount/z-sa, which it needs, is created"), all.toString());
+  }
+
+  @Test
+  void helmignoreLeavesFilesOutAsHelmDoesAndARuleHelmRefusesIsHelmsError() throws IOException {
+    Path chart = Files.createDirectories(tmp.resolve("ignoring/templates"));
+    Files.writeString(tmp.resolve("ignoring/Chart.yaml"), "apiVersion: v2\nname: ignoring\nversion: 0.1.0\n");
+    String pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\nspec:\n  containers:\n    - name: app\n"
+        + "      image: nginx\n      lifecycle:\n        postStart: {}\n";
+    Files.writeString(chart.resolve("kept.yaml"), pod.formatted("kept"));
+    Files.writeString(chart.resolve("draft.yaml"), pod.formatted("draft"));
+    Files.writeString(chart.resolve(".hidden.yaml"), pod.formatted("hidden"));
+    Files.writeString(tmp.resolve("ignoring/.helmignore"), "# work in progress\ntemplates/draft.*\n");
+    List<Seen> all = lint(chart.getParent(), List.of(), Map.of());
+    assertEquals(List.of("templates/kept.yaml:10:9 HL101 [values.yaml]"), places(all));
+    Files.writeString(tmp.resolve("ignoring/.helmignore"), "**/draft.yaml\n");
+    Seen refused = only(lint(chart.getParent(), List.of(), Map.of()), "Chart.yaml", "HL005", "double-star");
+    assertEquals(List.of("values.yaml"), refused.values());
+  }
+
+  /** Where each finding is, with its rule and values sets, in report order. */
+  private static List<String> places(List<Seen> all) {
+    return all.stream().map(s -> s.file() + ":" + s.line() + ":" + s.column() + " " + s.ruleId() + " " + s.values())
+        .toList();
+  }
+
+  @Test
+  void chartYamlComesFirstThenEveryRenderedFileByName() throws IOException {
+    Path shop = chart("shop");
+    List<String> files = CHARTS.lint(shop, ChartLinter.valuesSets(shop, List.of()), Map.of(), Config.DEFAULT).stream()
+        .map(f -> shop.relativize(Path.of(f.displayName())).toString()).toList();
+    assertEquals(List.of("Chart.yaml", "charts/worker/templates/daemonset.yaml", "templates/deployment.yaml",
+        "templates/migrate-job.yaml"), files);
+  }
+
+  @Test
   void theCopyIsDeletedAfterUse() throws IOException {
     Path root;
     try (ChartCopy copy = ChartCopy.of(chart("shop"))) {
       root = copy.root();
-      assertTrue(Files.isRegularFile(root.resolve("templates/migrate-job.yaml")));
+      assertTrue(TarGz.read(Files.readAllBytes(root)).stream()
+          .anyMatch(e -> e.path().equals("chart/templates/migrate-job.yaml")), "the archive holds the chart");
     }
     assertFalse(Files.exists(root.getParent()), "deleted: " + root.getParent());
   }

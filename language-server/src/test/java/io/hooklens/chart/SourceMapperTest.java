@@ -126,6 +126,29 @@ class SourceMapperTest {
     assertEquals(0, name.document());
   }
 
+  @Test
+  void aDocumentAnActionWritesWholeMapsToThatActionsLine() {
+    String template = """
+        {{- if .Values.crds.create }}
+        {{- range $path, $bytes := .Files.Glob "crds/*.yaml" }}
+        {{ $.Files.Get $path }}
+        ---
+        {{- end }}
+        {{- end }}
+        """;
+    String rendered = """
+        ---
+        # Source: shop/templates/crds.yaml
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata:
+          name: backups.example.com
+          annotations:
+            "helm.sh/hook": crd-install
+        """;
+    assertEquals(at(template, "{{ $.Files.Get $path }}"), map(rendered, template, at(rendered, "crd-install")).range());
+  }
+
   private static Range mapInDeployment(Range rendered) {
     return map(RENDERED, DEPLOYMENT, rendered).range();
   }
@@ -136,10 +159,12 @@ class SourceMapperTest {
     return new SourceMapper(chart.at(range.start().line()), parsed.source(), template(template)).map(range);
   }
 
+  /** A template read as {@link ChartLinter} reads one: actions masked, lines of hidden output recorded. */
   static HookDocument template(String text) {
-    ParsedFile masked = new YamlReader().read(new SourceText(TemplateMask.mask(text)), false);
+    TemplateMask.Result mask = TemplateMask.maskAndTrack(text);
+    ParsedFile masked = new YamlReader().read(new SourceText(mask.text()), false);
     return HookDocument.of("t.yaml",
-        new ParsedFile(new SourceText(text), masked.documents(), List.of(), true, new java.util.BitSet()));
+        new ParsedFile(new SourceText(text), masked.documents(), List.of(), true, mask.hiddenOutputLines()));
   }
 
   /** The range of the first occurrence of a one-line needle. */

@@ -28,6 +28,18 @@ class TarGzTest {
   }
 
   @Test
+  void writtenArchivesReadBackWithLongAndNonAsciiNames() throws IOException {
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    files.put("chart/Chart.yaml", "name: chart\n".getBytes(StandardCharsets.UTF_8));
+    files.put("chart/templates/" + "verschachtelt-ü/".repeat(8) + "job.yaml", new byte[1000]);
+    files.put("chart/empty.txt", new byte[0]);
+    List<TarGz.Entry> entries = TarGz.read(TarGz.write(files));
+    assertEquals(List.copyOf(files.keySet()), entries.stream().map(TarGz.Entry::path).toList());
+    assertEquals(1000, entries.get(1).data().length);
+    assertEquals(0, entries.get(2).data().length);
+  }
+
+  @Test
   void entriesOutsideTheArchiveAreRefused() throws IOException {
     byte[] archive = tarGz(Map.of("chart/../../etc/passwd", "x"));
     IOException e = assertThrows(IOException.class, () -> TarGz.read(archive));

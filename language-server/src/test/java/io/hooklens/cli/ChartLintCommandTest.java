@@ -161,6 +161,30 @@ class ChartLintCommandTest {
   }
 
   @Test
+  void aLibraryChartIsLintedTemplateByTemplateWithoutRendering() throws Exception {
+    Path lib = Files.createDirectories(dir.resolve("lib/templates"));
+    Files.writeString(dir.resolve("lib/Chart.yaml"), "apiVersion: v2\nname: lib\nversion: 1.0.0\ntype: library\n");
+    Files.writeString(lib.resolve("_pod.tpl"), "{{- define \"lib.pod\" -}}\nrestartPolicy: Never\n{{- end }}\n");
+    Files.writeString(lib.resolve("pod.yaml"), """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: {{ .Release.Name }}
+        spec:
+          containers:
+            - name: app
+              image: nginx
+              lifecycle:
+                postStart: {}
+        """);
+    CliRun r = CliRun.of("lint", dir.resolve("lib").toString());
+    assertEquals(1, r.exit(), r.err());
+    assertEquals("", r.err(), "no word about rendering");
+    assertFalse(r.out().contains("HL005"), "Helm refuses a library chart by design: " + r.out());
+    assertTrue(r.out().contains(lib.resolve("pod.yaml") + ":10:9: error HL101"), r.out());
+  }
+
+  @Test
   void aChartWithMissingDependenciesIsStillCheckedTemplateByTemplate() throws Exception {
     Path chart = java.nio.file.Files.createDirectories(dir.resolve("app/templates"));
     java.nio.file.Files.writeString(dir.resolve("app/Chart.yaml"), """
