@@ -185,7 +185,7 @@ class ChartLinterTest {
     assertTrue(all.get(0).message().contains("\"pre-instal\"; did you mean \"pre-install\"?"), all.toString());
     // In Helm's output the labels and annotations that include and toYaml write move it to line 13 of the document.
     try (ChartCopy copy = ChartCopy.of(chart)) {
-      String manifests = ((ChartRenderer.Rendered) ChartRenderer.render(copy, null, Map.of(),
+      String manifests = ((ChartRenderer.Rendered) ChartRenderer.render(copy, List.of(), Map.of(),
           Config.DEFAULT.targets().kubernetes())).manifests();
       List<String> lines = manifests.lines().toList();
       int header = lines.indexOf("# Source: hook-typo/templates/seed-job.yaml");
@@ -212,7 +212,7 @@ class ChartLinterTest {
   void equalWeightsInTwoTemplatesRunInNameOrderAndALowerWeightFixesIt() throws IOException {
     List<Seen> all = lint(chart("hook-order"), List.of(), Map.of());
     assertEquals(List.of("templates/serviceaccount.yaml:9:28 HL221 [values.yaml]"), places(all));
-    assertTrue(all.get(0).message().contains("in pre-install, pre-upgrade, Job/a-migrate runs and Helm waits for it "
+    assertTrue(all.get(0).message().contains("in pre-install, pre-upgrade, Job/a-migrate runs and is waited for "
         + "before ServiceAccount/z-sa, which it needs, is created"), all.toString());
   }
 
