@@ -7,6 +7,7 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.ParseProblem;
+import io.hooklens.core.yaml.TemplateMask;
 
 @RuleInfo(
     id = "HL001",
@@ -29,7 +30,9 @@ public final class YamlSyntaxError implements Rule {
     // Template control flow can give text that only its rendering makes YAML: not the author's error.
     for (ParseProblem p : doc.parsed().problems()) {
       if (p.kind() == ParseProblem.Kind.SYNTAX) {
-        ctx.report(p.range(), "template", p.message()).severity(Severity.INFO);
+        String why = p.message().replace(TemplateMask.PLACEHOLDER + "(" + (int) TemplateMask.PLACEHOLDER + ")",
+            "a template action");
+        ctx.report(p.range(), "template", why).severity(Severity.INFO);
       }
     }
   }
