@@ -43,10 +43,16 @@ public final class LifecycleHttpGetPortNameUnknown implements Rule {
         continue;
       }
       String container = h.container().displayName();
-      if (names.isEmpty()) {
-        ctx.report(port, "noNamedPorts", port.value(), container, h.hook().field());
-      } else {
-        ctx.report(port, "unknown", port.value(), container, String.join(", ", names), h.hook().field());
+      RuleContext.Reported reported = names.isEmpty()
+          ? ctx.report(port, "noNamedPorts", port.value(), container, h.hook().field())
+          : ctx.report(port, "unknown", port.value(), container, String.join(", ", names), h.hook().field());
+      // The ports the kubelet searches, or the container itself when it lists none.
+      YMap.Entry ports = h.container().node().entry("ports");
+      YScalar name = h.container().node().scalar("name");
+      if (ports != null) {
+        reported.related(ports.key(), "the ports of container " + container);
+      } else if (name != null) {
+        reported.related(name, "container " + container);
       }
     }
   }

@@ -27,7 +27,7 @@ public final class DcCustomStrategyHooks implements Rule {
       }
       for (DcHook h : DcHook.of(r)) {
         if (h.form() == DcHook.Form.PARAMS) {
-          ctx.report(h.key(), "custom", h.describe());
+          ctx.report(h.key(), "custom", h.describe()).related(DcHook.strategyTypeNode(r), "the strategy type");
         }
       }
     }

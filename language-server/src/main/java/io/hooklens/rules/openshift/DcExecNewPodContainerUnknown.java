@@ -48,7 +48,12 @@ public final class DcExecNewPodContainerUnknown implements Rule {
       YScalar policy = h.failurePolicy();
       boolean ignored = policy != null && "Ignore".equals(policy.value());
       String id = (init ? "init" : "unknown") + (ignored ? "Ignored" : "");
-      ctx.report(name, id, name.value(), String.join(", ", containers), h.describe());
+      RuleContext.Reported reported = ctx.report(name, id, name.value(), String.join(", ", containers), h.describe());
+      if (init) {
+        reported.related(h.containerNameNode("initContainers", name.value()), "the init container");
+      } else {
+        reported.related(h.templateListKey("containers"), DcHookContainerNameMissing.CONTAINERS);
+      }
     }
   }
 }

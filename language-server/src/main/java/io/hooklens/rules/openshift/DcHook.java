@@ -60,6 +60,13 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
     return t.isTemplated() ? null : t.value();
   }
 
+  /** The strategy's {@code type} value as written, or null when it is left to its default. */
+  public static YScalar strategyTypeNode(Resource r) {
+    YMap s = strategy(r);
+    YScalar t = s == null ? null : s.scalar("type");
+    return t == null || t.type() == YScalar.Type.NULL ? null : t;
+  }
+
   /** The hooks of a resource, in both forms, in document order. */
   public static List<DcHook> of(Resource r) {
     List<DcHook> out = new ArrayList<>();
@@ -177,6 +184,29 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
     YMap spec = owner.root().map("spec");
     YMap template = spec == null ? null : spec.map("template");
     return template == null ? null : template.map("spec");
+  }
+
+  /**
+   * The key of one list of the pod template ({@code containers}, {@code initContainers} or {@code volumes}), where
+   * a finding about a name missing from it points as its related place; null when the template does not write it.
+   */
+  public YScalar templateListKey(String list) {
+    YMap ps = podSpec();
+    YMap.Entry e = ps == null ? null : ps.entry(list);
+    return e == null ? null : e.key();
+  }
+
+  /** The {@code name} value of the container called {@code name} in one list of the template, or null. */
+  public YScalar containerNameNode(String list, String name) {
+    YMap ps = podSpec();
+    YSeq cs = ps == null ? null : ps.seq(list);
+    for (int i = 0; cs != null && i < cs.size(); i++) {
+      YScalar n = cs.get(i) instanceof YMap m ? m.scalar("name") : null;
+      if (n != null && name.equals(n.value())) {
+        return n;
+      }
+    }
+    return null;
   }
 
   /** Names of the template's containers of one list ({@code containers} or {@code initContainers}). */

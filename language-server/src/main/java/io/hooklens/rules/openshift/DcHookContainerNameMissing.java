@@ -8,6 +8,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
+import io.hooklens.core.yaml.YScalar;
 import io.hooklens.core.yaml.YSeq;
 
 @RuleInfo(
@@ -25,6 +26,8 @@ import io.hooklens.core.yaml.YSeq;
             + " DeploymentConfig.")
     })
 public final class DcHookContainerNameMissing implements Rule {
+  static final String CONTAINERS = "the template's containers";
+
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (DcHook h : DcHook.validatedIn(doc)) {
@@ -36,13 +39,15 @@ public final class DcHookContainerNameMissing implements Rule {
       }
       int n = containers.size();
       String names = String.join(", ", h.containerNames("containers"));
+      YScalar listed = h.templateListKey("containers");
       YMap exec = h.execNewPod();
       if (exec != null) {
         YMap.Entry name = exec.entry("containerName");
         if (name == null) {
-          ctx.report(h.hook().entry("execNewPod").key(), "exec", h.describe(), n, names);
+          ctx.report(h.hook().entry("execNewPod").key(), "exec", h.describe(), n, names)
+              .related(listed, CONTAINERS);
         } else if (DcHook.isBlank(name.value())) {
-          ctx.report(name.key(), "exec", h.describe(), n, names);
+          ctx.report(name.key(), "exec", h.describe(), n, names).related(listed, CONTAINERS);
         }
       }
       YSeq tags = h.tagImages();
@@ -53,7 +58,7 @@ public final class DcHookContainerNameMissing implements Rule {
         YMap.Entry name = tag.entry("containerName");
         YNode at = name == null ? tag : name.key();
         if (name == null || DcHook.isBlank(name.value())) {
-          ctx.report(at, "tag", h.describe(), i, n, names);
+          ctx.report(at, "tag", h.describe(), i, n, names).related(listed, CONTAINERS);
         }
       }
     }

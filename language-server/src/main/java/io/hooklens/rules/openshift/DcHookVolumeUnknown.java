@@ -39,8 +39,12 @@ public final class DcHookVolumeUnknown implements Rule {
         for (YNode n : wanted.items()) {
           if (n instanceof YScalar s && s.type() == YScalar.Type.STRING && !s.value().isEmpty()
               && !s.isTemplated() && !declared.contains(s.value())) {
-            ctx.report(s, "unknown", s.value(),
+            RuleContext.Reported reported = ctx.report(s, "unknown", s.value(),
                 declared.isEmpty() ? "it has none" : "it has " + String.join(", ", declared));
+            YScalar volumes = h.templateListKey("volumes");
+            if (volumes != null) {
+              reported.related(volumes, "the pod template's volumes");
+            }
           }
         }
       }

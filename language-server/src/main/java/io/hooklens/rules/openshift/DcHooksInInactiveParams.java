@@ -53,34 +53,39 @@ public final class DcHooksInInactiveParams implements Rule {
       if (strategy == null || type == null) {
         continue;
       }
-      if (type.equals("Rolling")) {
-        recreateParamsOnRolling(r, strategy, ctx);
-      } else if (type.equals("Recreate")) {
-        rollingParamsOnRecreate(r, strategy, ctx);
+      RuleContext.Reported reported = type.equals("Rolling") ? recreateParamsOnRolling(r, strategy, ctx)
+          : type.equals("Recreate") ? rollingParamsOnRecreate(r, strategy, ctx) : null;
+      YScalar typeNode = DcHook.strategyTypeNode(r);
+      if (reported != null && typeNode != null) {
+        reported.related(typeNode, "the strategy type");
       }
     }
   }
 
-  private static void recreateParamsOnRolling(Resource r, YMap strategy, RuleContext ctx) {
+  /** The finding about recreateParams on a Rolling strategy, or null. */
+  private static RuleContext.Reported recreateParamsOnRolling(Resource r, YMap strategy, RuleContext ctx) {
     YMap.Entry block = strategy.entry("recreateParams");
     if (block == null || !(block.value() instanceof YMap params)) {
-      return;
+      return null;
     }
     String defaulted = strategy.string("type") == null ? " (the default)" : "";
     List<String> hooks = phases(r, "recreateParams");
     YMap.Entry timeout = params.entry("timeoutSeconds");
     if (!hooks.isEmpty()) {
-      ctx.report(block.key(), "recreateHooks", defaulted, String.join(", ", hooks));
-    } else if (timeout != null && !DcHook.isBlank(timeout.value())) {
-      YMap rolling = strategy.map("rollingParams");
-      ctx.report(timeout.key(), "recreateTimeout", defaulted, describe(rolling, timeoutOf(rolling)));
+      return ctx.report(block.key(), "recreateHooks", defaulted, String.join(", ", hooks));
     }
+    if (timeout != null && !DcHook.isBlank(timeout.value())) {
+      YMap rolling = strategy.map("rollingParams");
+      return ctx.report(timeout.key(), "recreateTimeout", defaulted, describe(rolling, timeoutOf(rolling)));
+    }
+    return null;
   }
 
-  private static void rollingParamsOnRecreate(Resource r, YMap strategy, RuleContext ctx) {
+  /** The finding about rollingParams on a Recreate strategy, or null. */
+  private static RuleContext.Reported rollingParamsOnRecreate(Resource r, YMap strategy, RuleContext ctx) {
     YMap.Entry block = strategy.entry("rollingParams");
     if (block == null || !(block.value() instanceof YMap rolling)) {
-      return;
+      return null;
     }
     // Any rollingParams block gets timeoutSeconds (600 by default), and the Recreate code prefers it to its own.
     YMap recreate = strategy.map("recreateParams");
@@ -90,18 +95,19 @@ public final class DcHooksInInactiveParams implements Rule {
         && rollingTimeout.getAsLong() != recreateTimeout.getAsLong();
     List<String> hooks = phases(r, "rollingParams");
     hooks.remove("mid");
-    if (!hooks.isEmpty()) {
-      if (overrides) {
-        ctx.report(block.key(), "rollingHooksTimeout", String.join(", ", hooks), describe(rolling, rollingTimeout),
-            describe(recreate, recreateTimeout));
-      } else {
-        ctx.report(block.key(), "rollingHooks", String.join(", ", hooks));
-      }
-    } else if (overrides) {
-      YMap.Entry timeout = rolling.entry("timeoutSeconds");
-      ctx.report(timeout != null ? timeout.key() : block.key(), "rollingTimeout", describe(rolling, rollingTimeout),
-          describe(recreate, recreateTimeout));
+    if (!hooks.isEmpty() && overrides) {
+      return ctx.report(block.key(), "rollingHooksTimeout", String.join(", ", hooks),
+          describe(rolling, rollingTimeout), describe(recreate, recreateTimeout));
     }
+    if (!hooks.isEmpty()) {
+      return ctx.report(block.key(), "rollingHooks", String.join(", ", hooks));
+    }
+    if (overrides) {
+      YMap.Entry timeout = rolling.entry("timeoutSeconds");
+      return ctx.report(timeout != null ? timeout.key() : block.key(), "rollingTimeout",
+          describe(rolling, rollingTimeout), describe(recreate, recreateTimeout));
+    }
+    return null;
   }
 
   /** The phases that carry a hook in one params block. */

@@ -43,9 +43,11 @@ public final class DcTagImagesContainerUnknown implements Rule {
           continue;
         }
         if (inits.contains(name.value())) {
-          ctx.report(name, "init", name.value(), String.join(", ", containers), h.describe());
+          ctx.report(name, "init", name.value(), String.join(", ", containers), h.describe())
+              .related(h.containerNameNode("initContainers", name.value()), "the init container");
         } else {
-          ctx.report(name, "unknown", name.value(), String.join(", ", containers));
+          ctx.report(name, "unknown", name.value(), String.join(", ", containers))
+              .related(h.templateListKey("containers"), DcHookContainerNameMissing.CONTAINERS);
         }
       }
     }
