@@ -56,8 +56,10 @@ local function report()
       })
     end
     local clients = {}
-    for id, client in pairs(vim.lsp.buf_get_clients(buf)) do
-      table.insert(clients, { id = id, name = client.name, pid = client.rpc.pid })
+    -- buf_get_clients is the 0.7 name; newer releases replace it with get_clients.
+    local attached = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = buf }) or vim.lsp.buf_get_clients(buf)
+    for _, client in pairs(attached) do
+      table.insert(clients, { id = client.id, name = client.name, pid = client.rpc.pid })
     end
     files[vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':t')] = {
       filetype = vim.bo[buf].filetype,
