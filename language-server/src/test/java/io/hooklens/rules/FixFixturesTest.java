@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * for byte, lint without HL206 findings and still parse. A YAML fixture's line
  * {@code # fix: safe "fragment"} (or {@code editor}) picks, by a fragment of its title, the fix of each
  * finding when there are several, and states whether {@code hooklens lint --fix} applies it; without it,
- * each finding must have exactly one fix.
+ * each finding must have exactly one fix. A finding on a line ending in {@code # no fix} must have none
+ * (a template line next to an action).
  */
 class FixFixturesTest {
   private static final Pattern HEADER = Pattern.compile("#\\s*fix:\\s*(safe|editor)(?:\\s+\"([^\"]*)\")?");
@@ -71,7 +72,12 @@ class FixFixturesTest {
     }
     LintResult result = RuleHarness.lintWithOnly(ruleId, name, text);
     List<Fix> chosen = new ArrayList<>();
+    String[] lines = text.split("\r?\n|\r", -1);
     for (Finding f : result.findings()) {
+      if (lines[f.range().start().line()].endsWith("# no fix")) {
+        assertEquals(List.of(), f.fixes(), name + ": no fix expected for \"" + f.message() + "\"");
+        continue;
+      }
       String want = fragment;
       List<Fix> matching = f.fixes().stream().filter(x -> want == null || x.title().contains(want)).toList();
       assertEquals(1, matching.size(), name + ": expected one fix for \"" + f.message() + "\", got "
@@ -86,8 +92,10 @@ class FixFixturesTest {
     String fixed = Fixes.apply(text, chosen);
     assertEquals(Files.readString(expected(input), StandardCharsets.UTF_8), fixed, name);
     LintResult after = RuleHarness.lintAll(name, fixed);
+    String[] fixedLines = fixed.split("\r?\n|\r", -1);
     List<String> left = after.findings().stream()
-        .filter(f -> f.ruleId().equals(ruleId) || f.ruleId().equals("HL001") || f.ruleId().equals("HL003"))
+        .filter(f -> f.ruleId().equals(ruleId) && !fixedLines[f.range().start().line()].endsWith("# no fix")
+            || f.ruleId().equals("HL001") || f.ruleId().equals("HL003"))
         .map(f -> f.ruleId() + " " + f.message()).toList();
     assertEquals(List.of(), left, name + ": the fixed text still has");
   }

@@ -138,10 +138,15 @@ public final class RuleContext {
     }
 
     /**
-     * Offers a fix built with {@link #edits()}; no edits means the toolkit could not write it (a block
+     * Offers a fix built with {@link #edits()}, or nothing when it is null; no edits means the toolkit could not write it (a block
      * scalar, an empty map), and nothing is offered. A finding keeps at most one safe fix: when
      * several candidates exist, none of them is one the author certainly meant.
      */
+    public Reported fix(Fix fix) {
+      return fix == null ? this : fix(fix.title(), fix.safe(), fix.edits());
+    }
+
+    /** Offers a fix; see {@link #fix(Fix)}. */
     public Reported fix(String title, boolean safe, List<TextEdit> edits) {
       if (!rule.fixable()) {
         throw new IllegalStateException(rule.id() + " offered a fix but is not marked fixable");
