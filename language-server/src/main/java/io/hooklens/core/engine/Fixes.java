@@ -1,5 +1,6 @@
 package io.hooklens.core.engine;
 
+import io.hooklens.core.yaml.ParsedFile;
 import io.hooklens.core.yaml.SourceText;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,6 +29,43 @@ public final class Fixes {
     Result r = applyAll(text, withFix.stream().map(f -> f.safeFix().orElseThrow()).toList());
     List<Finding> fixed = r.applied().stream().map(withFix::get).toList();
     return new Applied(r.text(), fixed, r.edits());
+  }
+
+  /** Text after {@link #fixSafe}, how many findings its fixes resolved, and the lint of that text. */
+  public record Outcome(String text, int fixed, LintResult result) {}
+
+  /** Passes of {@link #fixSafe}: each lints once more, and fixes that touch wait for the next pass. */
+  public static final int MAX_PASSES = 10;
+
+  /**
+   * Lints text, applies the safe fixes, and repeats on the result until nothing safe is left or after
+   * {@link #MAX_PASSES}. A pass whose result reads worse than its input (more parse problems, fewer
+   * documents) is dropped and ends the loop, so a faulty fix can never break a file.
+   */
+  public static Outcome fixSafe(Linter linter, String name, String text, Config config) {
+    LintResult result = linter.lint(name, text, config);
+    String current = text;
+    int fixed = 0;
+    for (int pass = 0; pass < MAX_PASSES; pass++) {
+      Applied applied = applySafe(current, result.findings());
+      if (applied.fixed().isEmpty() || applied.text().equals(current)) {
+        break;
+      }
+      LintResult next = linter.lint(name, applied.text(), config);
+      if (readsWorse(next, result)) {
+        break;
+      }
+      current = applied.text();
+      result = next;
+      fixed += applied.fixed().size();
+    }
+    return new Outcome(current, fixed, result);
+  }
+
+  private static boolean readsWorse(LintResult after, LintResult before) {
+    ParsedFile a = after.document().parsed();
+    ParsedFile b = before.document().parsed();
+    return a.problems().size() > b.problems().size() || a.documents().size() < b.documents().size();
   }
 
   /** Applies fixes in order, each unless it clashes with one applied before it. */
