@@ -379,18 +379,7 @@ public final class LintCommand implements Callable<Integer> {
    * Helm's output. What remains is reported from the rendering, as without --fix.
    */
   private int fixChartFiles(Path dir, Inputs in) throws ConfigResolver.ConfigException {
-    List<Path> files;
-    try {
-      files = InputFiles.walkChart(dir);
-    } catch (IOException e) {
-      in.err().println("hooklens: cannot read directory " + dir + ": " + e.getMessage());
-      return ExitCodes.USAGE;
-    }
-    int exit = ExitCodes.CLEAN;
-    for (Path file : files) {
-      exit = Math.max(exit, lintFile(file, true, in, new ArrayList<>()));
-    }
-    return exit;
+    return lintChartFiles(dir, null, in, new ArrayList<>());
   }
 
   private static String reason(Throwable e) {
