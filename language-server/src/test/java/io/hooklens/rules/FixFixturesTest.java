@@ -110,5 +110,10 @@ class FixFixturesTest {
     for (Path p : inputs()) {
       assertTrue(Files.isRegularFile(expected(p)), p + " needs " + expected(p).getFileName());
     }
+    for (String id : fixable) {
+      String page = Files.readString(RuleCatalogueTest.docs().resolve(id + ".md"), StandardCharsets.UTF_8);
+      assertTrue(page.contains("\n## Fix\n") && page.contains("hooklens lint --fix"),
+          id + ".md needs a Fix section that says whether hooklens lint --fix applies it");
+    }
   }
 }
