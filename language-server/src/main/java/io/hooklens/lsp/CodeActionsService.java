@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.eclipse.lsp4j.CodeAction;
 import org.eclipse.lsp4j.CodeActionKind;
 import org.eclipse.lsp4j.CodeActionParams;
@@ -38,6 +40,9 @@ final class CodeActionsService {
    * author sees at once and replaces.
    */
   static final String REASON = "reason: ...";
+
+  /** A line-level suppression alone on its line; group 1 is its list of rule ids. */
+  private static final Pattern SUPPRESSION_ABOVE = Pattern.compile("^\\s*#\\s*hooklens:ignore[ \\t]+([^\\s#]+)");
 
   private final Analyzer analyzer;
   private final ConfigService configs;
@@ -118,6 +123,12 @@ final class CodeActionsService {
     String eol = source.lineBreak();
     TextEdit here = new TextEdit(Range.at(line, 0),
         indent + "# hooklens:ignore " + f.ruleId() + " " + REASON + eol);
+    // A suppression already alone above the line covers only the next line: extend its list instead.
+    Matcher above = line > 0 ? SUPPRESSION_ABOVE.matcher(source.line(line - 1)) : null;
+    if (above != null && above.find()) {
+      String before = source.line(line - 1).substring(0, above.end(1));
+      here = new TextEdit(Range.at(line - 1, before.codePointCount(0, before.length())), "," + f.ruleId());
+    }
     CodeAction a = action("Ignore " + f.ruleId() + " here", CodeActionKind.QuickFix, doc, List.of(here), positions,
         documentChanges);
     a.setDiagnostics(List.of(d));

@@ -119,6 +119,18 @@ class CodeActionsTest {
   }
 
   @Test
+  void ignoreHereExtendsASuppressionAlreadyAboveTheLine() throws Exception {
+    String text = POD.replace("        preStop:\n", "        # hooklens:ignore HL125 the image has no shell\n        preStop:\n");
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/pod.yaml";
+      List<Diagnostic> before = open(s, uri, "yaml", text);
+      CodeAction ignore = find(actions(s, uri, only(before, "HL401")), "Ignore HL401 here");
+      String after = applyAndCheck(s, uri, text, ignore.getEdit(), 2, before, "HL401");
+      assertEquals(text.replace("ignore HL125 the", "ignore HL125,HL401 the"), after);
+    }
+  }
+
+  @Test
   void ignoreInThisFileCoversEveryFindingOfTheRule() throws Exception {
     try (LspSession s = LspSession.start()) {
       String uri = "file:///work/pod.yaml";
