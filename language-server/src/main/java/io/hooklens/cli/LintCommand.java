@@ -13,6 +13,7 @@ import io.hooklens.cli.report.SarifFormatter;
 import io.hooklens.cli.report.TextFormatter;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.Fixes;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.Severity;
@@ -20,17 +21,19 @@ import io.hooklens.rules.BuiltInRules;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -109,7 +112,14 @@ public final class LintCommand implements Callable<Integer> {
           + "writing to a terminal and NO_COLOR is unset).")
   ColorMode color;
 
+  @Option(names = "--fix",
+      description = "Apply the fixes marked safe, rewriting each changed file atomically, and report what is left."
+          + " With - for standard input, the fixed text goes to standard output and the report to standard error.")
+  boolean fix;
+
   private boolean toldChartsDoNotRender;
+  private boolean fixedStdin;
+  private int fixedTotal;
 
   @Override
   public Integer call() throws IOException {
@@ -133,7 +143,8 @@ public final class LintCommand implements Callable<Integer> {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;
     }
-    Report report = new Report(results, linter.registry(), HooklensCommand.version());
+    Report report = new Report(results, linter.registry(), HooklensCommand.version(),
+        fix ? OptionalInt.of(fixedTotal) : OptionalInt.empty());
     writeReport(report);
     for (FileResult r : results) {
       for (LintResult.RuleFailure f : r.result().failures()) {
@@ -170,7 +181,18 @@ public final class LintCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
       }
       Config c = in.targets().apply(in.configs().forFile(Path.of(stdinFilename)).config());
-      results.add(new FileResult(stdinFilename, in.linter().lint(stdinFilename, bytes, c)));
+      String text = fix ? decode(bytes) : null;
+      if (text == null) {
+        results.add(new FileResult(stdinFilename, in.linter().lint(stdinFilename, bytes, c)));
+        return ExitCodes.CLEAN;
+      }
+      Fixes.Outcome outcome = Fixes.fixSafe(in.linter(), stdinFilename, text, c);
+      PrintWriter out = spec.commandLine().getOut();
+      out.print(outcome.text());
+      out.flush();
+      fixedStdin = true;
+      fixedTotal += outcome.fixed();
+      results.add(new FileResult(stdinFilename, outcome.result()));
       return ExitCodes.CLEAN;
     }
     Path path = Path.of(arg);
@@ -224,8 +246,38 @@ public final class LintCommand implements Callable<Integer> {
     }
     String name = file.toString();
     Config c = in.targets().apply(resolved.config());
-    results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
+    String text = fix ? decode(bytes) : null;
+    if (text == null) {
+      results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
+      return ExitCodes.CLEAN;
+    }
+    Fixes.Outcome outcome = Fixes.fixSafe(in.linter(), name, text, c);
+    if (outcome.fixed() > 0) {
+      try {
+        AtomicFiles.write(file, outcome.text().getBytes(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        in.err().println("hooklens: cannot write " + file + ": " + reason(e));
+        return ExitCodes.USAGE;
+      }
+      fixedTotal += outcome.fixed();
+      in.err().println("hooklens: fixed " + outcome.fixed() + (outcome.fixed() == 1 ? " problem" : " problems")
+          + " in " + name);
+    }
+    results.add(new FileResult(name, outcome.result()));
     return ExitCodes.CLEAN;
+  }
+
+  /** Text the engine can fix: valid UTF-8 within the size limit; null otherwise, and the lint says why. */
+  private static String decode(byte[] bytes) {
+    if (bytes.length > Linter.MAX_BYTES) {
+      return null;
+    }
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
   }
 
   /**
@@ -240,6 +292,9 @@ public final class LintCommand implements Callable<Integer> {
     ConfigResolver.Resolved resolved = in.configs().forFile(chartYaml);
     if (walked && resolved.excludes(chartYaml)) {
       return ExitCodes.CLEAN;
+    }
+    if (fix && fixChartFiles(dir, in) != ExitCodes.CLEAN) {
+      return ExitCodes.USAGE;
     }
     Optional<String> unavailable = ChartLinter.unavailable();
     if (unavailable.isPresent()) {
@@ -318,6 +373,15 @@ public final class LintCommand implements Callable<Integer> {
     return exit;
   }
 
+  /**
+   * Fixes a chart's files one by one before it is rendered: templates are read with their actions masked,
+   * and only fixes on lines free of actions are kept (the engine's TemplateFixes), never ones computed on
+   * Helm's output. What remains is reported from the rendering, as without --fix.
+   */
+  private int fixChartFiles(Path dir, Inputs in) throws ConfigResolver.ConfigException {
+    return lintChartFiles(dir, null, in, new ArrayList<>());
+  }
+
   private static String reason(Throwable e) {
     String m = e.getMessage();
     if (e instanceof java.nio.file.AccessDeniedException) {
@@ -347,7 +411,8 @@ public final class LintCommand implements Callable<Integer> {
 
   private void writeReport(Report report) throws IOException {
     if (output == null) {
-      PrintWriter out = spec.commandLine().getOut();
+      // Fixing standard input writes the fixed text to standard output, so the report goes beside it.
+      PrintWriter out = fixedStdin ? spec.commandLine().getErr() : spec.commandLine().getOut();
       formatter().write(report, out);
       out.flush();
       return;
@@ -356,17 +421,6 @@ public final class LintCommand implements Callable<Integer> {
     try (PrintWriter pw = new PrintWriter(buffer)) {
       formatter().write(report, pw);
     }
-    Path target = output.toAbsolutePath();
-    Path tmp = Files.createTempFile(target.getParent(), ".hooklens-", ".tmp");
-    try {
-      Files.writeString(tmp, buffer.toString(), StandardCharsets.UTF_8);
-      try {
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    AtomicFiles.write(output, buffer.toString().getBytes(StandardCharsets.UTF_8));
   }
 }

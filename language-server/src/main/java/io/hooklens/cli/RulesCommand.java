@@ -96,6 +96,7 @@ public final class RulesCommand implements Callable<Integer> {
       n.put("family", d.family());
       n.put("summary", d.summary());
       n.put("remediation", d.remediation());
+      n.put("fixable", d.fixable());
       n.put("docs", d.docsUrl());
       ObjectNode params = n.putObject("params");
       for (RecordComponent c : d.paramsType().getRecordComponents()) {

@@ -8,6 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.lsp4j.ClientCapabilities;
+import org.eclipse.lsp4j.CodeActionKind;
+import org.eclipse.lsp4j.CodeActionOptions;
 import org.eclipse.lsp4j.ConfigurationItem;
 import org.eclipse.lsp4j.ConfigurationParams;
 import org.eclipse.lsp4j.DidChangeWatchedFilesRegistrationOptions;
@@ -65,9 +67,17 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     Analyzer analyzer = new Analyzer(new Linter(registry));
     this.diagnostics = new DiagnosticsService(store, analyzer, configs, new DiagnosticConverter(registry),
         () -> client, log, executor);
+    CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
-        this::configFilesChanged, executor, log);
+        codeActions, this::configFilesChanged, executor, log);
     this.workspace = new HooklensWorkspaceService(this);
+  }
+
+  /** Whether the client takes versioned document edits in a workspace edit. */
+  private boolean documentChanges() {
+    WorkspaceClientCapabilities ws = capabilities.getWorkspace();
+    return ws != null && ws.getWorkspaceEdit() != null
+        && Boolean.TRUE.equals(ws.getWorkspaceEdit().getDocumentChanges());
   }
 
   /** Daemon workers, so that a client that vanishes never keeps the process alive. */
@@ -107,6 +117,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     ServerCapabilities caps = new ServerCapabilities();
     caps.setTextDocumentSync(sync);
     caps.setDocumentSymbolProvider(true);
+    caps.setCodeActionProvider(new CodeActionOptions(List.of(CodeActionKind.QuickFix, CodeActionsService.FIX_ALL)));
     return CompletableFuture.completedFuture(new InitializeResult(caps, new ServerInfo("hooklens", version)));
   }
 

@@ -3,6 +3,9 @@ package io.hooklens.lsp;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.eclipse.lsp4j.CodeAction;
+import org.eclipse.lsp4j.CodeActionParams;
+import org.eclipse.lsp4j.Command;
 import org.eclipse.lsp4j.DidChangeTextDocumentParams;
 import org.eclipse.lsp4j.DidCloseTextDocumentParams;
 import org.eclipse.lsp4j.DidOpenTextDocumentParams;
@@ -24,12 +27,15 @@ final class HooklensTextDocumentService implements TextDocumentService {
   private final Analyzer analyzer;
   private final DiagnosticsService diagnostics;
   private final DocumentSymbolsService symbols;
+  private final CodeActionsService codeActions;
   private final Runnable configFileSaved;
   private final Executor executor;
   private final ClientLog log;
 
   HooklensTextDocumentService(DocumentStore store, Analyzer analyzer, DiagnosticsService diagnostics,
-      DocumentSymbolsService symbols, Runnable configFileSaved, Executor executor, ClientLog log) {
+      DocumentSymbolsService symbols, CodeActionsService codeActions, Runnable configFileSaved, Executor executor,
+      ClientLog log) {
+    this.codeActions = codeActions;
     this.store = store;
     this.analyzer = analyzer;
     this.diagnostics = diagnostics;
@@ -77,6 +83,15 @@ final class HooklensTextDocumentService implements TextDocumentService {
     if (ConfigService.isConfigFile(params.getTextDocument().getUri())) {
       configFileSaved.run();
     }
+  }
+
+  @Override
+  public CompletableFuture<List<Either<Command, CodeAction>>> codeAction(CodeActionParams params) {
+    String uri = params.getTextDocument().getUri();
+    return CompletableFutures.computeAsync(executor, cancel -> {
+      TextDocument doc = store.get(uri);
+      return doc == null ? List.of() : codeActions.actions(doc, params);
+    });
   }
 
   @Override

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.lsp4j.DidOpenTextDocumentParams;
 import org.eclipse.lsp4j.InitializeParams;
 import org.eclipse.lsp4j.InitializedParams;
+import java.util.List;
 import org.eclipse.lsp4j.ServerCapabilities;
 import org.eclipse.lsp4j.TextDocumentItem;
 import org.eclipse.lsp4j.TextDocumentSyncKind;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /** What the server announces, how it ends, and serving over a socket. */
 class ServerLifecycleTest {
   @Test
-  void itAdvertisesIncrementalSyncAndSymbolsAndNothingItDoesNotDo() throws Exception {
+  void itAdvertisesIncrementalSyncSymbolsAndCodeActionsAndNothingItDoesNotDo() throws Exception {
     try (LspSession session = LspSession.start()) {
       ServerCapabilities caps = session.initialized.getCapabilities();
       TextDocumentSyncOptions sync = caps.getTextDocumentSync().getRight();
@@ -35,7 +36,8 @@ class ServerLifecycleTest {
       assertTrue(caps.getDocumentSymbolProvider().getLeft());
       assertNull(caps.getCompletionProvider());
       assertNull(caps.getHoverProvider());
-      assertNull(caps.getCodeActionProvider());
+      assertEquals(List.of("quickfix", "source.fixAll.hooklens"),
+          caps.getCodeActionProvider().getRight().getCodeActionKinds());
       assertNull(caps.getInlayHintProvider());
       assertNull(caps.getCodeLensProvider());
       assertEquals("hooklens", session.initialized.getServerInfo().getName());

@@ -65,6 +65,7 @@ public final class JsonFormatter implements Formatter {
     summary.put("warnings", report.count(Severity.WARNING));
     summary.put("infos", report.count(Severity.INFO));
     summary.put("suppressed", report.suppressed());
+    report.fixed().ifPresent(n -> summary.put("fixed", n));
     out.println(root.toPrettyString());
   }
 

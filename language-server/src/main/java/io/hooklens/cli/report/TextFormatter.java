@@ -35,6 +35,9 @@ public final class TextFormatter implements Formatter {
     int n = report.files().size();
     String files = n + (n == 1 ? " file" : " files");
     String suppressed = report.suppressed() > 0 ? " (" + report.suppressed() + " suppressed)" : "";
+    if (report.fixed().isPresent() && report.fixed().getAsInt() > 0) {
+      suppressed += " after fixing " + plural(report.fixed().getAsInt(), "problem");
+    }
     if (errors + warnings + infos == 0) {
       out.println("No problems in " + files + suppressed + ".");
     } else {

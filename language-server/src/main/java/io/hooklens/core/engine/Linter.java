@@ -158,7 +158,8 @@ public final class Linter {
       }
     }
     kept.sort(ORDER);
-    return new LintResult(doc, List.copyOf(kept), suppressed, List.copyOf(failures));
+    return new LintResult(doc, List.copyOf(TemplateFixes.verified(doc.parsed(), kept)), suppressed,
+        List.copyOf(failures));
   }
 
   /**

@@ -16,6 +16,7 @@ public final class RuleContext {
   private final Record params;
   private final List<Finding> out;
   private final RuleRegistry registry;
+  private Edits edits;
 
   RuleContext(RuleDescriptor rule, HookDocument doc, Targets targets, Record params, List<Finding> out,
       RuleRegistry registry) {
@@ -39,6 +40,14 @@ public final class RuleContext {
   /** The rule's parameters; the type must be the one its {@link RuleInfo#params()} names. */
   public <P extends Record> P params(Class<P> type) {
     return type.cast(params);
+  }
+
+  /** The edit toolkit over this document's text, for building fixes. */
+  public Edits edits() {
+    if (edits == null) {
+      edits = new Edits(doc.source(), doc.name().toLowerCase(java.util.Locale.ROOT).endsWith(".json"));
+    }
+    return edits;
   }
 
   /** Reports a declared message on a node, with the rule's default severity. */
@@ -124,7 +133,34 @@ public final class RuleContext {
       List<Finding.Related> related = new ArrayList<>(f.related());
       related.add(new Finding.Related(node.range(), message));
       out.set(index, new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(), f.range(), f.document(),
-          f.resource(), List.copyOf(related)));
+          f.resource(), List.copyOf(related), f.fixes()));
+      return this;
+    }
+
+    /**
+     * Offers a fix built with {@link #edits()}, or nothing when it is null; no edits means the toolkit could not write it (a block
+     * scalar, an empty map), and nothing is offered. A finding keeps at most one safe fix: when
+     * several candidates exist, none of them is one the author certainly meant.
+     */
+    public Reported fix(Fix fix) {
+      return fix == null ? this : fix(fix.title(), fix.safe(), fix.edits());
+    }
+
+    /** Offers a fix; see {@link #fix(Fix)}. */
+    public Reported fix(String title, boolean safe, List<TextEdit> edits) {
+      if (!rule.fixable()) {
+        throw new IllegalStateException(rule.id() + " offered a fix but is not marked fixable");
+      }
+      if (edits.isEmpty()) {
+        return this;
+      }
+      Finding f = out.get(index);
+      if (safe && f.safeFix().isPresent()) {
+        throw new IllegalStateException(rule.id() + " offered two safe fixes for one finding");
+      }
+      List<Fix> fixes = new ArrayList<>(f.fixes());
+      fixes.add(new Fix(title, safe, edits));
+      out.set(index, f.withFixes(fixes));
       return this;
     }
   }

@@ -71,6 +71,11 @@ public final class RuleDescriptor {
     return List.of(info.aliases());
   }
 
+  /** Whether the rule's findings may carry fixes. */
+  public boolean fixable() {
+    return info.fixable();
+  }
+
   public Map<String, String> messages() {
     return messages;
   }

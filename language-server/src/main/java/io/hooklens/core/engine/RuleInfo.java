@@ -28,6 +28,9 @@ public @interface RuleInfo {
   /** A record of typed, documented parameters with defaults; {@link NoParams} when none. */
   Class<? extends Record> params() default NoParams.class;
 
+  /** Whether the rule offers fixes; the engine refuses a fix from a rule that does not say so. */
+  boolean fixable() default false;
+
   /** Older ids of this rule, still accepted in configuration and suppressions. */
   String[] aliases() default {};
 }

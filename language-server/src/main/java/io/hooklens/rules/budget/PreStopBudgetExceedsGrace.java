@@ -18,6 +18,7 @@ import java.util.OptionalLong;
     name = "prestop-budget-exceeds-grace",
     summary = "A preStop hook needs as long as the grace period or longer",
     severity = Severity.WARNING,
+    fixable = true,
     remediation = "Raise terminationGracePeriodSeconds to the hook's duration plus the time the app needs to stop"
         + " after SIGTERM, or shorten the hook.",
     params = PreStopBudgetExceedsGrace.Params.class,
@@ -52,7 +53,8 @@ public final class PreStopBudgetExceedsGrace implements Rule {
         report(ctx, h, "endless", h.describe(), "it waits forever", h.pod().describeGrace());
       } else if (d.seconds() >= g && !(isSleepAction(h) && d.seconds() > g)) {
         long suggested = (long) Math.ceil(d.seconds()) + shutdown;
-        report(ctx, h, "exceeds", h.describe(), d.describe(), h.pod().describeGrace(), suggested + "s");
+        report(ctx, h, "exceeds", h.describe(), d.describe(), h.pod().describeGrace(), suggested + "s")
+            .fix(GraceFix.raise(ctx, h.pod(), suggested));
       }
     }
   }
@@ -62,10 +64,11 @@ public final class PreStopBudgetExceedsGrace implements Rule {
     return h.map() != null && h.map().has("sleep");
   }
 
-  private static void report(RuleContext ctx, Handler h, String id, Object... args) {
+  private static RuleContext.Reported report(RuleContext ctx, Handler h, String id, Object... args) {
     var r = ctx.report(h.key(), id, args);
     if (h.pod().graceNode() != null) {
       r.related(h.pod().graceNode(), "the grace period");
     }
+    return r;
   }
 }

@@ -18,6 +18,7 @@ import java.util.OptionalLong;
     name = "prestop-leaves-little-shutdown-time",
     summary = "A preStop hook leaves the app only a few seconds of the grace period to stop",
     severity = Severity.INFO,
+    fixable = true,
     remediation = "Raise terminationGracePeriodSeconds to the hook's duration plus the time the app needs to stop"
         + " after SIGTERM, or shorten the hook.",
     params = PreStopLeavesLittleShutdownTime.Params.class,
@@ -59,6 +60,7 @@ public final class PreStopLeavesLittleShutdownTime implements Rule {
       if (h.pod().graceNode() != null) {
         r.related(h.pod().graceNode(), "the grace period");
       }
+      r.fix(GraceFix.raise(ctx, h.pod(), suggested));
     }
   }
 }

@@ -16,6 +16,7 @@ import java.util.Locale;
     name = "helm-annotation-key-typo",
     summary = "An annotation key looks like a misspelt Helm hook annotation",
     severity = Severity.WARNING,
+    fixable = true,
     remediation = "Rename the key to the exact Helm annotation; Helm matches keys character for character.",
     messages = @Message(id = "typo",
         text = "Unknown annotation \"{0}\"; did you mean {1}? Helm matches annotation keys exactly, so it"
@@ -35,7 +36,10 @@ public final class HelmAnnotationKeyTypo implements Rule {
         }
         List<String> known = suggestions(key);
         if (!known.isEmpty()) {
-          ctx.report(e.key(), "typo", key, String.join(" or ", known));
+          var reported = ctx.report(e.key(), "typo", key, String.join(" or ", known));
+          for (String k : known) {
+            reported.fix("Rename to " + k, known.size() == 1, ctx.edits().renameKey(annotations, e.key(), k));
+          }
         }
       }
     }

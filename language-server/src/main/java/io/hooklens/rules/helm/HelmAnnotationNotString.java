@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
     name = "helm-annotation-not-string",
     summary = "A helm.sh/ annotation is a YAML number, boolean, list or map instead of a string",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Quote the value so that it is a string, such as \"5\"; write several events or policies as one"
         + " comma-separated string.",
     messages = {
@@ -50,7 +51,7 @@ public final class HelmAnnotationNotString implements Rule {
             default -> null; // an empty value reaches Kubernetes as the empty string
           };
           if (type != null) {
-            ctx.report(s, "scalar", key, type, s.value());
+            ctx.report(s, "scalar", key, type, s.value()).fix("Quote the value", true, ctx.edits().quote(s));
           }
         } else if (v instanceof YSeq seq && seq.size() > 0
             && seq.items().stream().allMatch(i -> i instanceof YScalar)) {

@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
     name = "helm-hook-delete-policy-unknown",
     summary = "helm.sh/hook-delete-policy names a policy Helm does not know",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Use only before-hook-creation, hook-succeeded or hook-failed, separated by commas.",
     messages = {
         @Message(id = "unknown", text = "Unknown delete policy \"{0}\"; Helm ignores it."),
@@ -66,7 +67,8 @@ public final class HelmHookDeletePolicyUnknown implements Rule {
         if (near.isEmpty()) {
           ctx.report(v, "unknown" + suffix, i.raw().trim());
         } else {
-          ctx.report(v, "unknown" + suffix + "Near", i.raw().trim(), quoted(near));
+          fixes(ctx, ctx.report(v, "unknown" + suffix + "Near", i.raw().trim(), quoted(near)), v, i.raw().trim(),
+              near);
         }
       }
     }
@@ -89,7 +91,16 @@ public final class HelmHookDeletePolicyUnknown implements Rule {
       }
       List<String> near = HelmAnnotations.nearest(lower, HelmAnnotations.DELETE_POLICIES);
       String hint = near.isEmpty() ? "" : " (did you mean " + quoted(near) + "?)";
-      ctx.report(v, anyKnown ? "unknownArgo" : "unknownAloneArgo", item, hint);
+      fixes(ctx, ctx.report(v, anyKnown ? "unknownArgo" : "unknownAloneArgo", item, hint), v, item, near);
+    }
+  }
+
+  /** One candidate is the typo's correction; of several, the author has to choose. */
+  private static void fixes(RuleContext ctx, RuleContext.Reported reported, YScalar v, String written,
+      List<String> near) {
+    String normalized = written.toLowerCase(Locale.ROOT);
+    for (String n : near) {
+      reported.fix(HelmFixes.title(written, n), near.size() == 1, HelmFixes.replaceItem(ctx, v, normalized, n));
     }
   }
 

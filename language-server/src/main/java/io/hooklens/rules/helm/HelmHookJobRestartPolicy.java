@@ -14,6 +14,7 @@ import io.hooklens.core.yaml.YScalar;
     name = "helm-hook-job-restart-policy",
     summary = "A hook Job's pod template does not set restartPolicy Never or OnFailure",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Set restartPolicy: Never (or OnFailure) in the Job's pod template.",
     messages = {
         @Message(id = "missing", text = "{0} is a hook whose pod template has no restartPolicy; the pod default,"
@@ -23,6 +24,9 @@ import io.hooklens.core.yaml.YScalar;
             + " or OnFailure); the API rejects this hook and the release fails.")
     })
 public final class HelmHookJobRestartPolicy implements Rule {
+  /** Not applied by --fix: OnFailure is the other choice, and it retries in place. */
+  static final String NEVER = "Set restartPolicy: Never";
+
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (HelmHook h : HelmHook.in(doc)) {
@@ -36,10 +40,11 @@ public final class HelmHookJobRestartPolicy implements Rule {
       YScalar policy = pod.node().scalar("restartPolicy");
       if (policy == null || policy.type() == YScalar.Type.NULL) {
         if (!pod.hidesContent()) {
-          ctx.report(HelmHook.specKey(pod), "missing", h.resource().displayName());
+          ctx.report(HelmHook.specKey(pod), "missing", h.resource().displayName())
+              .fix(NEVER, false, ctx.edits().insertString(pod.node(), "restartPolicy", "Never"));
         }
       } else if (!policy.isTemplated() && !policy.value().equals("Never") && !policy.value().equals("OnFailure")) {
-        ctx.report(policy, "invalid", policy.value());
+        ctx.report(policy, "invalid", policy.value()).fix(NEVER, false, ctx.edits().replaceString(policy, "Never"));
       }
     }
   }

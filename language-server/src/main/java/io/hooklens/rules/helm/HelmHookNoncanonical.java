@@ -17,6 +17,7 @@ import java.util.Collection;
     name = "helm-hook-noncanonical",
     summary = "A hook event or policy is written in a case Helm has to normalise",
     severity = Severity.INFO,
+    fixable = true,
     remediation = "Write hook events and policies in lower case, as Helm documents them.",
     messages = {
         @Message(id = "case", text = "Helm lower-cases \"{0}\" to \"{1}\"; write it that way."),
@@ -53,11 +54,11 @@ public final class HelmHookNoncanonical implements Rule {
       String written = item.raw().trim();
       // Trimmed, the written item can differ from what Helm reads only by case.
       if (known.contains(item.normalized()) && !written.equals(item.normalized())) {
-        if (argo) {
-          ctx.report(value, "caseArgo", written, item.normalized()).severity(Severity.WARNING);
-        } else {
-          ctx.report(value, "case", written, item.normalized());
-        }
+        RuleContext.Reported reported = argo
+            ? ctx.report(value, "caseArgo", written, item.normalized()).severity(Severity.WARNING)
+            : ctx.report(value, "case", written, item.normalized());
+        reported.fix(HelmFixes.title(written, item.normalized()), true,
+            HelmFixes.replaceItem(ctx, value, item.normalized(), item.normalized()));
       }
     }
   }

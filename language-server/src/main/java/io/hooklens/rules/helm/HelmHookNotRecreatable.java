@@ -10,6 +10,7 @@ import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
+import java.util.List;
 import java.util.Set;
 
 @RuleInfo(
@@ -17,6 +18,7 @@ import java.util.Set;
     name = "helm-hook-not-recreatable",
     summary = "A hook's delete policies never remove it after success, so its next run meets the old object",
     severity = Severity.WARNING,
+    fixable = true,
     remediation = "Add before-hook-creation to helm.sh/hook-delete-policy, or remove the annotation to get it as"
         + " the default.",
     messages = {
@@ -51,7 +53,12 @@ public final class HelmHookNotRecreatable implements Rule {
       if (policies != null && !policies.contains(RegisteredHooks.BEFORE_HOOK_CREATION)
           && !policies.contains(RegisteredHooks.HOOK_SUCCEEDED)) {
         String id = targets.argoCd() ? "argo" : HookRunner.appliesServerSide(targets) ? "apply" : "create";
-        ctx.report(RegisteredHooks.valueOrKey(e), id, r.kind(), HookRunner.name(targets));
+        // Not applied by --fix: the hook object is then deleted before each run, which is a change of behaviour.
+        YScalar v = (YScalar) e.value();
+        String separator = v.value().contains(", ") ? ", " : ",";
+        ctx.report(RegisteredHooks.valueOrKey(e), id, r.kind(), HookRunner.name(targets))
+            .fix("Add before-hook-creation", false, v.value().isBlank() || v.isTemplated() ? List.of()
+                : ctx.edits().appendToValue(v, separator + RegisteredHooks.BEFORE_HOOK_CREATION));
       }
     }
   }

@@ -14,6 +14,7 @@ import io.hooklens.core.yaml.YScalar;
     name = "helm-hook-pod-never-completes",
     summary = "A hook Pod restarts its containers for ever, so Helm waits for it until the timeout",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Set restartPolicy: Never (or OnFailure) on the hook Pod.",
     messages = {
         @Message(id = "missing", text = "{0} is a hook Pod without restartPolicy, so it defaults to Always: the pod"
@@ -39,10 +40,12 @@ public final class HelmHookPodNeverCompletes implements Rule {
       YScalar policy = pod.node().scalar("restartPolicy");
       if (policy == null || policy.type() == YScalar.Type.NULL) {
         if (!pod.hidesContent()) {
-          ctx.report(HelmHook.specKey(pod), argo ? "missingArgo" : "missing", h.resource().displayName());
+          ctx.report(HelmHook.specKey(pod), argo ? "missingArgo" : "missing", h.resource().displayName())
+              .fix(HelmHookJobRestartPolicy.NEVER, false, ctx.edits().insertString(pod.node(), "restartPolicy", "Never"));
         }
       } else if (policy.value().equals("Always")) {
-        ctx.report(policy, argo ? "alwaysArgo" : "always");
+        ctx.report(policy, argo ? "alwaysArgo" : "always")
+            .fix(HelmHookJobRestartPolicy.NEVER, false, ctx.edits().replaceString(policy, "Never"));
       }
     }
   }

@@ -14,6 +14,7 @@ import io.hooklens.core.yaml.YScalar;
     name = "helm-hook-test-failure",
     summary = "helm.sh/hook uses the Helm 2 event test-failure, so Helm 3 and 4 skip the whole resource",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Use the test event with a command that exits 0 when the expected failure occurs.",
     messages = @Message(id = "testFailure", text = "test-failure was a Helm 2 event and Helm 3 removed it: Helm"
         + " skips this whole resource, so this test never runs. Use test with a command that exits 0 when the"
@@ -25,7 +26,9 @@ public final class HelmHookTestFailure implements Rule {
       YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);
       if (v != null && !v.isTemplated() && RegisteredHooks.readByHelm(doc, r)
           && RegisteredHooks.items(v).stream().anyMatch(i -> i.normalized().equals("test-failure"))) {
-        ctx.report(v, "testFailure");
+        // Not applied by --fix: a test that expects failure must be rewritten to expect success.
+        ctx.report(v, "testFailure").fix(HelmFixes.title("test-failure", "test"), false,
+            HelmFixes.replaceItem(ctx, v, "test-failure", "test"));
       }
     }
   }

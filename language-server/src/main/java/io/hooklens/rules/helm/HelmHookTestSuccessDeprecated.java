@@ -14,6 +14,7 @@ import io.hooklens.core.yaml.YScalar;
     name = "helm-hook-test-success-deprecated",
     summary = "helm.sh/hook uses test-success, the deprecated Helm 2 name of the test event",
     severity = Severity.INFO,
+    fixable = true,
     remediation = "Write test instead of test-success.",
     messages = @Message(id = "testSuccess", text = "test-success is a deprecated alias of test, kept by Helm 3 and 4"
         + " for Helm 2 charts; write test."))
@@ -24,7 +25,8 @@ public final class HelmHookTestSuccessDeprecated implements Rule {
       YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);
       if (v != null && !v.isTemplated() && RegisteredHooks.readByHelm(doc, r)
           && RegisteredHooks.items(v).stream().anyMatch(i -> i.normalized().equals("test-success"))) {
-        ctx.report(v, "testSuccess");
+        ctx.report(v, "testSuccess").fix(HelmFixes.title("test-success", "test"), true,
+            HelmFixes.replaceItem(ctx, v, "test-success", "test"));
       }
     }
   }

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
     name = "helm-hook-unknown-event",
     summary = "helm.sh/hook names an event Helm does not know, so Helm skips the whole resource",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Use only pre-install, post-install, pre-upgrade, post-upgrade, pre-delete, post-delete,"
         + " pre-rollback, post-rollback or test, separated by commas.",
     messages = {
@@ -62,13 +63,18 @@ public final class HelmHookUnknownEvent implements Rule {
           continue;
         }
         List<String> near = suggestions(event);
+        RuleContext.Reported finding;
         if (argo) {
           String hint = near.isEmpty() ? "" : " (did you mean " + quoted(near) + "?)";
-          ctx.report(v, "unknownArgo", i.raw().trim(), hint);
+          finding = ctx.report(v, "unknownArgo", i.raw().trim(), hint);
         } else if (near.isEmpty()) {
-          ctx.report(v, "unknown", i.raw().trim());
+          finding = ctx.report(v, "unknown", i.raw().trim());
         } else {
-          ctx.report(v, "unknownNear", i.raw().trim(), quoted(near));
+          finding = ctx.report(v, "unknownNear", i.raw().trim(), quoted(near));
+        }
+        // One candidate is the typo's correction; of several, the author has to choose.
+        for (String n : near) {
+          finding.fix(HelmFixes.title(i.raw().trim(), n), near.size() == 1, HelmFixes.replaceItem(ctx, v, event, n));
         }
       }
     }

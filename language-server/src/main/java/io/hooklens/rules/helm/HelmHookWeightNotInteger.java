@@ -11,12 +11,14 @@ import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.List;
 
 @RuleInfo(
     id = "HL206",
     name = "helm-hook-weight-not-integer",
     summary = "helm.sh/hook-weight is not an integer, so Helm silently uses weight 0",
     severity = Severity.WARNING,
+    fixable = true,
     remediation = "Write the weight as a quoted whole number without spaces, such as \"-5\" or \"10\".",
     messages = {
         @Message(id = "notInteger", text = "helm.sh/hook-weight \"{0}\" is not an integer, so Helm silently uses"
@@ -42,16 +44,24 @@ public final class HelmHookWeightNotInteger implements Rule {
         continue;
       }
       if (s.isBlank()) {
-        ctx.report(RegisteredHooks.valueOrKey(e), "empty");
+        // Helm reads an empty weight as 0, so writing 0 changes nothing but the warning.
+        ctx.report(RegisteredHooks.valueOrKey(e), "empty")
+            .fix("Write \"0\"", true, v.type() == YScalar.Type.STRING ? ctx.edits().replaceString(v, "0") : List.of());
       } else {
         String near = nearestInteger(s.trim());
         if (near == null) {
           ctx.report(v, "notInteger", s);
         } else {
-          ctx.report(v, "notIntegerNear", s, near);
+          // Dropping spaces or a zero fraction keeps the number written; rounding 2.5 is a guess.
+          boolean exact = new BigDecimal(near).compareTo(decimal(s.trim())) == 0;
+          ctx.report(v, "notIntegerNear", s, near).fix("Write \"" + near + "\"", exact, ctx.edits().replaceString(v, near));
         }
       }
     }
+  }
+
+  private static BigDecimal decimal(String trimmed) {
+    return new BigDecimal(trimmed.startsWith("+") ? trimmed.substring(1) : trimmed);
   }
 
   /** The integer the author most likely meant: the value without its spaces, or a decimal rounded. */

@@ -16,6 +16,7 @@ import java.util.OptionalLong;
     name = "grace-period-negative",
     summary = "terminationGracePeriodSeconds is negative",
     severity = Severity.WARNING,
+    fixable = true,
     remediation = "Set terminationGracePeriodSeconds to 0 for an immediate kill, or to the seconds the hooks and"
         + " the app need to stop.",
     messages = {
@@ -32,7 +33,9 @@ public final class GracePeriodNegative implements Rule {
       YScalar node = pod.graceNode();
       OptionalLong grace = node == null ? OptionalLong.empty() : node.asLong();
       if (grace.isPresent() && grace.getAsLong() < 0) {
-        ctx.report(node, hasSleepAction(doc, pod) ? "negativeWithSleep" : "negative", grace.getAsLong());
+        // 1 is what the API makes of a negative value; whether the author wanted 0 is theirs to say.
+        ctx.report(node, hasSleepAction(doc, pod) ? "negativeWithSleep" : "negative", grace.getAsLong())
+            .fix("Set terminationGracePeriodSeconds to 1", false, ctx.edits().replaceLiteral(node, "1"));
       }
     }
   }

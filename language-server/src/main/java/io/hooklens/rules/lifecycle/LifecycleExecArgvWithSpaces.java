@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
     name = "lifecycle-exec-argv-with-spaces",
     summary = "The program of an exec hook is a whole command line in one string",
     severity = Severity.WARNING,
+    fixable = true,
     remediation = "Put the program and each argument in their own list element, or run the line through a shell"
         + " with [\"/bin/sh\", \"-c\", \"...\"].",
     messages = {
@@ -44,11 +45,16 @@ public final class LifecycleExecArgvWithSpaces implements Rule {
       }
       List<String> rest = cmd.argv().subList(1, cmd.items().size());
       if (NEEDS_SHELL.matcher(line).find() && rest.isEmpty()) {
-        ctx.report(program, "shell", h.describe(), line, json(List.of("/bin/sh", "-c", line)));
+        // Not applied by --fix: distroless images have no shell.
+        ctx.report(program, "shell", h.describe(), line, json(List.of("/bin/sh", "-c", line)))
+            .fix("Run it with /bin/sh -c", false, ctx.edits().splitItem(cmd.node(), 0, List.of("/bin/sh", "-c", line)));
       } else {
         List<String> argv = new ArrayList<>(Arrays.asList(line.split("\\s+")));
         argv.addAll(rest);
-        ctx.report(program, "split", h.describe(), line, json(argv));
+        List<String> words = Arrays.asList(line.split("\\s+"));
+        // Splitting is what the author meant unless the string holds quotes or shell syntax.
+        ctx.report(program, "split", h.describe(), line, json(argv))
+            .fix("Split into arguments", !NEEDS_SHELL.matcher(line).find(), ctx.edits().splitItem(cmd.node(), 0, words));
       }
     }
   }

@@ -1,6 +1,7 @@
 package io.hooklens.rules.lifecycle;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hooklens.core.engine.Fix;
 import io.hooklens.core.engine.Message;
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleContext;
@@ -23,6 +24,7 @@ import java.util.regex.Pattern;
     name = "lifecycle-field-type",
     summary = "A lifecycle field has the wrong type or is not a field of the API",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Write the field with the type the API expects (a list for exec.command, an unquoted integer for"
         + " sleep.seconds, a list of name/value items for httpHeaders) and remove or correct unknown fields.",
     messages = {
@@ -75,10 +77,16 @@ public final class LifecycleFieldType implements Rule {
     String field = describePath(v.path());
     String hint = hint(schema, v.schema(), v.node());
     boolean scalarExpected = !expected.contains("array") && !expected.contains("object");
+    RuleContext.Reported reported;
     if (v.node() instanceof YScalar s && s.type() != YScalar.Type.NULL && scalarExpected) {
-      ctx.report(v.node(), "wrongScalar", field, describeExpected(schema, v.schema()), display(s), describe(s), hint);
+      reported = ctx.report(v.node(), "wrongScalar", field, describeExpected(schema, v.schema()), display(s),
+          describe(s), hint);
     } else {
-      ctx.report(v.node(), "wrongType", field, describeExpected(schema, v.schema()), describe(v.node()), hint);
+      reported = ctx.report(v.node(), "wrongType", field, describeExpected(schema, v.schema()), describe(v.node()),
+          hint);
+    }
+    if (v.node() instanceof YScalar s && s.type() == YScalar.Type.STRING) {
+      reported.fix(conversion(ctx, s, expected, v.path()));
     }
   }
 
@@ -108,6 +116,24 @@ public final class LifecycleFieldType implements Rule {
     List<String> required = new ArrayList<>();
     v.schema().path("required").forEach(r -> required.add(r.asText()));
     ctx.report(map, "missingField", describePath(v.path()), andList(required), v.property());
+  }
+
+  /**
+   * The conversions the author evidently meant: a quoted whole number written as a number, and an
+   * exec command written as one string split into its words when it holds no shell syntax.
+   */
+  private static Fix conversion(RuleContext ctx, YScalar s, List<String> expected, List<Object> path) {
+    String value = s.value().trim();
+    if (expected.contains("integer") && INTEGER.matcher(value).matches()) {
+      String n = value.startsWith("+") ? value.substring(1) : value;
+      return new Fix("Write " + n + " as a number", true, ctx.edits().replaceLiteral(s, n));
+    }
+    boolean command = !path.isEmpty() && "command".equals(path.get(path.size() - 1));
+    if (expected.contains("array") && command && !value.isEmpty() && !SHELL_SYNTAX.matcher(value).find()) {
+      return new Fix("Write the command as a list", true,
+          ctx.edits().replaceWithFlow(s, List.of(value.split("\\s+"))));
+    }
+    return null;
   }
 
   /** A suggestion for the common mistakes, or an empty string. */

@@ -9,12 +9,14 @@ import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
+import java.util.Locale;
 
 @RuleInfo(
     id = "HL109",
     name = "lifecycle-httpget-port-name-invalid",
     summary = "An httpGet hook's port is a string that is not a valid port name",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Write a port number unquoted, or use the name of a container port: at most 15 lower-case"
         + " letters, digits and single dashes, with at least one letter.",
     messages = {
@@ -34,11 +36,16 @@ public final class LifecycleHttpGetPortNameInvalid implements Rule {
       }
       String name = port.value();
       if (port.quoted() && !name.isEmpty() && name.chars().allMatch(c -> c >= '0' && c <= '9')) {
-        ctx.report(port, "quotedNumber", name);
+        ctx.report(port, "quotedNumber", name).fix("Write " + name + " unquoted", true,
+            ctx.edits().replaceLiteral(port, name));
       } else {
         String problem = PortNames.problem(name);
         if (problem != null) {
-          ctx.report(port, "invalid", name, problem);
+          var reported = ctx.report(port, "invalid", name, problem);
+          String lower = name.toLowerCase(Locale.ROOT);
+          if (!lower.equals(name) && PortNames.problem(lower) == null) {
+            reported.fix("Write " + lower, true, ctx.edits().replaceString(port, lower));
+          }
         }
       }
     }

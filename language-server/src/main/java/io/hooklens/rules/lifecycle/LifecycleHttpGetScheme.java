@@ -17,6 +17,7 @@ import java.util.Set;
     name = "lifecycle-httpget-scheme",
     summary = "An httpGet hook's scheme is not exactly HTTP or HTTPS",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Set httpGet.scheme to HTTP or HTTPS, in upper case, or leave it out for HTTP.",
     messages = {
         @Message(id = "case", text = "httpGet.scheme must be {1}, in upper case; the API rejects \"{0}\"."),
@@ -37,7 +38,8 @@ public final class LifecycleHttpGetScheme implements Rule {
       }
       String upper = scheme.value().trim().toUpperCase(Locale.ROOT);
       if (SCHEMES.contains(upper)) {
-        ctx.report(scheme, "case", scheme.value(), upper);
+        ctx.report(scheme, "case", scheme.value(), upper).fix("Write " + upper, true,
+            ctx.edits().replaceString(scheme, upper));
       } else {
         ctx.report(scheme, "invalid", scheme.value());
       }

@@ -9,6 +9,7 @@ import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
+import java.util.List;
 import java.util.OptionalLong;
 
 @RuleInfo(
@@ -16,6 +17,7 @@ import java.util.OptionalLong;
     name = "lifecycle-sleep-out-of-range",
     summary = "sleep.seconds is negative or longer than the pod's grace period",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Keep sleep.seconds between 1 and terminationGracePeriodSeconds, leaving time for the app to"
         + " stop, or raise terminationGracePeriodSeconds.",
     messages = {
@@ -38,7 +40,12 @@ public final class LifecycleSleepOutOfRange implements Rule {
       if (value < 0) {
         ctx.report(seconds, "negative", value);
       } else if (grace.isPresent() && value > grace.getAsLong()) {
-        var reported = ctx.report(seconds, "overGrace", value, h.pod().describeGrace());
+        // Five seconds of the grace period are left for the app, as far as the grace period allows.
+        long g = grace.getAsLong();
+        long clamped = g > 5 ? g - 5 : g;
+        var reported = ctx.report(seconds, "overGrace", value, h.pod().describeGrace())
+            .fix("Sleep " + clamped + "s", false, clamped < 1 ? List.of()
+                : ctx.edits().replaceLiteral(seconds, String.valueOf(clamped)));
         if (h.pod().graceNode() != null) {
           reported.related(h.pod().graceNode(), "the grace period");
         }

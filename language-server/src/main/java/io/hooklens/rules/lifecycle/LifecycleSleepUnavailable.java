@@ -8,13 +8,17 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.engine.Version;
 import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YScalar;
 import java.util.List;
+import java.util.Map;
 
 @RuleInfo(
     id = "HL107",
     name = "lifecycle-sleep-unavailable",
     summary = "A sleep action is used on a Kubernetes version that does not run it by default",
     severity = Severity.WARNING,
+    fixable = true,
     remediation = "Run Kubernetes 1.30 or later, or replace the action with exec: {command: [\"sleep\", \"N\"]}"
         + " (the image then needs a sleep binary).",
     messages = {
@@ -45,7 +49,15 @@ public final class LifecycleSleepUnavailable implements Rule {
       }
       boolean only = actions.size() == 1;
       String id = known ? (only ? "gateOffOnly" : "gateOff") : (only ? "unknownOnly" : "unknown");
-      ctx.report(h.map().entry("sleep").key(), id, target, h.hook().field());
+      YMap.Entry sleep = h.map().entry("sleep");
+      YMap args = sleep.value().asMap();
+      YScalar seconds = args == null ? null : args.scalar("seconds");
+      var reported = ctx.report(sleep.key(), id, target, h.hook().field());
+      if (seconds != null && seconds.asLong().isPresent()) {
+        // Not applied by --fix: the image then needs a sleep binary.
+        reported.fix("Replace with exec sleep", false, ctx.edits().replaceEntry(sleep, "exec",
+            Map.of("command", List.of("sleep", String.valueOf(seconds.asLong().getAsLong())))));
+      }
     }
   }
 }

@@ -12,6 +12,7 @@ import io.hooklens.core.model.Hook;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.HookDurations;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 @RuleInfo(
@@ -19,6 +20,7 @@ import java.util.OptionalLong;
     name = "prestop-prefer-sleep-action",
     summary = "A preStop exec hook only sleeps where the built-in sleep action is available",
     severity = Severity.INFO,
+    fixable = true,
     remediation = "Replace the exec hook with the sleep action, sleep: {seconds: N}, which needs no sleep binary"
         + " in the image.",
     messages = {
@@ -50,7 +52,9 @@ public final class PreStopPreferSleepAction implements Rule {
       if (grace.isPresent() && seconds > grace.getAsLong()) {
         ctx.report(h.key(), "preferSleepOverGrace", h.describe(), seconds, target, h.pod().describeGrace());
       } else {
-        ctx.report(h.key(), "preferSleep", h.describe(), seconds, target);
+        // Not applied by --fix: the hook then runs in the kubelet instead of the container.
+        ctx.report(h.key(), "preferSleep", h.describe(), seconds, target).fix("Use sleep: {seconds: " + seconds
+            + "}", false, ctx.edits().replaceEntry(h.map().entry("exec"), "sleep", Map.of("seconds", seconds)));
       }
     }
   }

@@ -13,6 +13,7 @@ import io.hooklens.core.yaml.YScalar;
     name = "dc-hook-failure-policy-invalid",
     summary = "A DeploymentConfig hook's failurePolicy is not exactly Abort, Retry or Ignore",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Write failurePolicy exactly as Abort, Retry or Ignore; replace the proposal's Continue with"
         + " Ignore.",
     messages = {
@@ -47,14 +48,16 @@ public final class DcHookFailurePolicyInvalid implements Rule {
         continue;
       }
       String v = p.value().trim();
+      // A case or spacing slip is corrected to the policy written; Continue's successor changes behaviour.
       if (v.equalsIgnoreCase("Abort")) {
-        ctx.report(p, "notAbort", p.value());
+        ctx.report(p, "notAbort", p.value()).fix("Write Abort", true, ctx.edits().replaceString(p, "Abort"));
       } else if (v.equalsIgnoreCase("Retry")) {
-        ctx.report(p, "notRetry", p.value());
+        ctx.report(p, "notRetry", p.value()).fix("Write Retry", true, ctx.edits().replaceString(p, "Retry"));
       } else if (v.equalsIgnoreCase("Ignore")) {
-        ctx.report(p, "notIgnore", p.value());
+        ctx.report(p, "notIgnore", p.value()).fix("Write Ignore", true, ctx.edits().replaceString(p, "Ignore"));
       } else if (v.equalsIgnoreCase("Continue")) {
-        ctx.report(p, "continue", p.value());
+        ctx.report(p, "continue", p.value()).fix("Replace Continue with Ignore", false,
+            ctx.edits().replaceString(p, "Ignore"));
       } else {
         ctx.report(p, "unknown", p.value());
       }

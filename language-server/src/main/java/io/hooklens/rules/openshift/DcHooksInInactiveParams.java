@@ -1,5 +1,6 @@
 package io.hooklens.rules.openshift;
 
+import io.hooklens.core.engine.Fix;
 import io.hooklens.core.engine.Message;
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleContext;
@@ -13,6 +14,7 @@ import io.hooklens.core.yaml.YScalar;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 
 @RuleInfo(
     id = "HL311",
@@ -20,6 +22,7 @@ import java.util.OptionalLong;
     summary = "Hooks or timeoutSeconds sit in the params block that the strategy type of the DeploymentConfig does"
         + " not use",
     severity = Severity.WARNING,
+    fixable = true,
     remediation = "Move the hooks and timeoutSeconds into the params block of the strategy type (rollingParams for"
         + " Rolling, recreateParams for Recreate) and remove the other block.",
     messages = {
@@ -72,7 +75,8 @@ public final class DcHooksInInactiveParams implements Rule {
     List<String> hooks = phases(r, "recreateParams");
     YMap.Entry timeout = params.entry("timeoutSeconds");
     if (!hooks.isEmpty()) {
-      return ctx.report(block.key(), "recreateHooks", defaulted, String.join(", ", hooks));
+      return ctx.report(block.key(), "recreateHooks", defaulted, String.join(", ", hooks))
+          .fix(move(ctx, strategy, block, "rollingParams"));
     }
     if (timeout != null && !DcHook.isBlank(timeout.value())) {
       YMap rolling = strategy.map("rollingParams");
@@ -100,7 +104,8 @@ public final class DcHooksInInactiveParams implements Rule {
           describe(rolling, rollingTimeout), describe(recreate, recreateTimeout));
     }
     if (!hooks.isEmpty()) {
-      return ctx.report(block.key(), "rollingHooks", String.join(", ", hooks));
+      return ctx.report(block.key(), "rollingHooks", String.join(", ", hooks))
+          .fix(move(ctx, strategy, block, "recreateParams"));
     }
     if (overrides) {
       YMap.Entry timeout = rolling.entry("timeoutSeconds");
@@ -109,6 +114,22 @@ public final class DcHooksInInactiveParams implements Rule {
     }
     return null;
   }
+
+  /**
+   * Moves the hooks to the block of the strategy type by renaming their block, when the strategy has no
+   * such block yet and the keys mean the same in both (timeoutSeconds, pre, post). Editors only: the hooks
+   * then run on every rollout.
+   */
+  static Fix move(RuleContext ctx, YMap strategy, YMap.Entry block, String target) {
+    YMap params = block.value().asMap();
+    if (params == null || !params.entries().stream().allMatch(e -> MOVABLE.contains(e.key().value()))) {
+      return null;
+    }
+    return new Fix("Move the hooks to " + target, false, ctx.edits().renameKey(strategy, block.key(), target));
+  }
+
+  /** Keys that mean the same in recreateParams and rollingParams. */
+  private static final Set<String> MOVABLE = Set.of("timeoutSeconds", "pre", "post");
 
   /** The phases that carry a hook in one params block. */
   private static List<String> phases(Resource r, String params) {

@@ -1,5 +1,6 @@
 package io.hooklens.rules.openshift;
 
+import io.hooklens.core.engine.Fix;
 import io.hooklens.core.engine.Message;
 import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleContext;
@@ -14,6 +15,7 @@ import java.util.List;
     name = "dc-post-hook-abort",
     summary = "A DeploymentConfig post hook can fail the rollout after the new version is already live",
     severity = Severity.WARNING,
+    fixable = true,
     remediation = "Set the post hook's failurePolicy to Ignore, or move a check that must stop the rollout to the pre"
         + " or mid hook.",
     messages = {
@@ -44,21 +46,24 @@ public final class DcPostHookAbort implements Rule {
       List<DcHook> hooks = legacy ? DcHook.ofLegacy(r) : DcHook.isDeploymentConfig(r) ? DcHook.of(r) : List.of();
       for (DcHook h : hooks) {
         String policy = h.policy();
+        // Not applied by --fix: a failing post hook then no longer rolls the version back.
+        Fix ignore = h.failurePolicy() == null ? null : new Fix("Set failurePolicy: Ignore", false,
+            ctx.edits().replaceString(h.failurePolicy(), "Ignore"));
         if (!h.phase().equals("post") || policy == null || policy.equals("Ignore")) {
           continue;
         }
         if (h.form() == DcHook.Form.PROPOSAL) {
           // The proposal allowed Retry and Continue for post; only Abort went against its design.
           if (policy.equals("Abort")) {
-            ctx.report(h.failurePolicy(), "proposal");
+            ctx.report(h.failurePolicy(), "proposal").fix(ignore);
           }
         } else if (legacy && h.runsOnRollout()) {
-          ctx.report(h.failurePolicy(), "legacy", r.apiVersion(), policy);
+          ctx.report(h.failurePolicy(), "legacy", r.apiVersion(), policy).fix(ignore);
         } else if (h.runsOnRollout()) {
           switch (policy) {
-            case "Abort" -> ctx.report(h.failurePolicy(), "abort");
-            case "Retry" -> ctx.report(h.failurePolicy(), "retry", DcHook.describeActiveDeadline(r));
-            default -> ctx.report(h.failurePolicy(), "unknown", policy);
+            case "Abort" -> ctx.report(h.failurePolicy(), "abort").fix(ignore);
+            case "Retry" -> ctx.report(h.failurePolicy(), "retry", DcHook.describeActiveDeadline(r)).fix(ignore);
+            default -> ctx.report(h.failurePolicy(), "unknown", policy).fix(ignore);
           }
         }
       }

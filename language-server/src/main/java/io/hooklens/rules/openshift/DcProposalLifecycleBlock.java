@@ -15,6 +15,7 @@ import io.hooklens.core.yaml.YScalar;
     name = "dc-proposal-lifecycle-block",
     summary = "A DeploymentConfig uses strategy.lifecycle from the 2015 hook proposal, which OpenShift never shipped",
     severity = Severity.ERROR,
+    fixable = true,
     remediation = "Move lifecycle.pre and lifecycle.post to pre and post of recreateParams or rollingParams (the"
         + " block of the strategy type), write containerName instead of container, and use Ignore for Continue and"
         + " for a post hook's Abort.",
@@ -46,7 +47,12 @@ public final class DcProposalLifecycleBlock implements Rule {
     if (lifecycle == null || lifecycle.value() instanceof YScalar s && s.type() == YScalar.Type.NULL) {
       return;
     }
-    ctx.report(lifecycle.key(), messageId, target(strategy.scalar("type")));
+    String target = target(strategy.scalar("type"));
+    var reported = ctx.report(lifecycle.key(), messageId, target);
+    // The proposal's pre and post mean what the params' do; their policies are HL302's and HL314's to fix.
+    if (messageId.equals("lifecycle") && !target.contains(" or ")) {
+      reported.fix(DcHooksInInactiveParams.move(ctx, strategy, lifecycle, target));
+    }
   }
 
   /** The params block the strategy type runs hooks from; the API server defaults the type to Rolling. */

@@ -1,0 +1,284 @@
+package io.hooklens.lsp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hooklens.rules.BuiltInRules;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.lsp4j.CodeAction;
+import org.eclipse.lsp4j.CodeActionContext;
+import org.eclipse.lsp4j.CodeActionParams;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.Position;
+import org.eclipse.lsp4j.Range;
+import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
+import org.eclipse.lsp4j.TextDocumentEdit;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
+import org.eclipse.lsp4j.TextEdit;
+import org.eclipse.lsp4j.WorkspaceEdit;
+import org.eclipse.lsp4j.WorkspaceEditCapabilities;
+import org.eclipse.lsp4j.WorkspaceClientCapabilities;
+import org.eclipse.lsp4j.jsonrpc.messages.Either;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Code actions over real JSON-RPC: the client asks for the actions of a diagnostic, applies the returned
+ * edit to its own text as an incremental change, and the next diagnostics no longer have that problem
+ * and nothing else changed.
+ */
+class CodeActionsTest {
+  /** HL111 after an emoji on the same line (UTF-16 columns), HL401 and an informational HL125. */
+  static final String POD = """
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: web
+      spec:
+        terminationGracePeriodSeconds: 10
+        containers:
+          - name: web
+            image: nginx
+            lifecycle:
+              postStart:
+                httpGet: {path: /😀, port: 80, scheme: https}
+              preStop:
+                exec: {command: ["sleep", "20"]}
+      """;
+
+  static final String DC_JSON = """
+      {
+        "apiVersion": "apps.openshift.io/v1",
+        "kind": "DeploymentConfig",
+        "metadata": {"name": "app"},
+        "spec": {
+          "strategy": {
+            "type": "Recreate",
+            "recreateParams": {
+              "pre": {"failurePolicy": "Continue", "execNewPod": {"containerName": "app", "command": ["/bin/m"]}}
+            }
+          },
+          "template": {"spec": {"containers": [{"name": "app", "image": "app"}]}}
+        }
+      }
+      """;
+
+  static final String TEMPLATE = """
+      apiVersion: batch/v1
+      kind: Job
+      metadata:
+        name: {{ include "shop.fullname" . }}-migrate
+        annotations:
+          helm.sh/hook: pre-install,pre-upgrade
+          helm.sh/hook-weight: -5
+      spec:
+        template:
+          spec:
+            restartPolicy: Never
+            containers:
+              - name: migrate
+                image: "{{ .Values.image }}"
+      """;
+
+  @Test
+  void quickFixInAYamlManifestRemovesItsDiagnosticOnly() throws Exception {
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/pod.yaml";
+      List<Diagnostic> before = open(s, uri, "yaml", POD);
+      Diagnostic scheme = only(before, "HL111");
+      List<CodeAction> actions = actions(s, uri, scheme);
+      assertEquals(List.of("Write HTTPS", "Ignore HL111 here", "Ignore HL111 in this file"),
+          actions.stream().map(CodeAction::getTitle).toList());
+      CodeAction fix = actions.get(0);
+      assertEquals("quickfix", fix.getKind());
+      assertEquals(Boolean.TRUE, fix.getIsPreferred());
+      assertEquals(List.of(scheme), fix.getDiagnostics());
+      String after = applyAndCheck(s, uri, POD, fix.getEdit(), 2, before, "HL111");
+      assertEquals(POD.replace("scheme: https", "scheme: HTTPS"), after);
+    }
+  }
+
+  @Test
+  void ignoreHereWritesAValidSuppressionAboveWithTheLinesIndentation() throws Exception {
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/pod.yaml";
+      List<Diagnostic> before = open(s, uri, "yaml", POD);
+      Diagnostic budget = only(before, "HL401");
+      CodeAction raise = find(actions(s, uri, budget), "Set terminationGracePeriodSeconds to 35");
+      assertNull(raise.getIsPreferred(), "raising the grace period changes behaviour: not preferred");
+      CodeAction ignore = find(actions(s, uri, budget), "Ignore HL401 here");
+      String after = applyAndCheck(s, uri, POD, ignore.getEdit(), 2, before, "HL401");
+      assertTrue(after.contains("scheme: https}\n        # hooklens:ignore HL401 reason: ...\n        preStop:\n"),
+          after);
+    }
+  }
+
+  @Test
+  void ignoreHereExtendsASuppressionAlreadyAboveTheLine() throws Exception {
+    String text = POD.replace("        preStop:\n", "        # hooklens:ignore HL125 the image has no shell\n        preStop:\n");
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/pod.yaml";
+      List<Diagnostic> before = open(s, uri, "yaml", text);
+      CodeAction ignore = find(actions(s, uri, only(before, "HL401")), "Ignore HL401 here");
+      String after = applyAndCheck(s, uri, text, ignore.getEdit(), 2, before, "HL401");
+      assertEquals(text.replace("ignore HL125 the", "ignore HL125,HL401 the"), after);
+    }
+  }
+
+  @Test
+  void ignoreInThisFileCoversEveryFindingOfTheRule() throws Exception {
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/pod.yaml";
+      List<Diagnostic> before = open(s, uri, "yaml", POD);
+      CodeAction ignore = find(actions(s, uri, only(before, "HL125")), "Ignore HL125 in this file");
+      String after = applyAndCheck(s, uri, POD, ignore.getEdit(), 2, before, "HL125");
+      assertTrue(after.startsWith("# hooklens:ignore-file HL125 reason: ...\napiVersion: v1\n"), after);
+    }
+  }
+
+  @Test
+  void jsonManifestGetsItsFixButNoCommentSuppressions() throws Exception {
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/dc.json";
+      List<Diagnostic> before = open(s, uri, "json", DC_JSON);
+      List<CodeAction> actions = actions(s, uri, only(before, "HL302"));
+      assertEquals(List.of("Replace Continue with Ignore"), actions.stream().map(CodeAction::getTitle).toList());
+      assertNull(actions.get(0).getIsPreferred());
+      String after = applyAndCheck(s, uri, DC_JSON, actions.get(0).getEdit(), 2, before, "HL302");
+      assertEquals(DC_JSON.replace("\"Continue\"", "\"Ignore\""), after);
+    }
+  }
+
+  @Test
+  void chartTemplateFixLeavesTheActionsAlone() throws Exception {
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/shop/templates/migrate.yaml";
+      List<Diagnostic> before = open(s, uri, "helm", TEMPLATE);
+      CodeAction quote = find(actions(s, uri, only(before, "HL207")), "Quote the value");
+      String after = applyAndCheck(s, uri, TEMPLATE, quote.getEdit(), 2, before, "HL207");
+      assertEquals(TEMPLATE.replace("weight: -5", "weight: \"-5\""), after);
+    }
+  }
+
+  @Test
+  void fixAllAppliesEverySafeFixAsOneVersionedEdit() throws Exception {
+    String text = POD.replace("name: web\nspec:", "name: web\n  annotations:\n    helm.sh/hook: Test\n"
+        + "    helm.sh/hook-weight: 1\nspec:\n  restartPolicy: Never");
+    try (LspSession s = LspSession.start(BuiltInRules.registry(), LspSession.json("{\"hooklens\": {\"debounceMs\": 0}}"),
+        CodeActionsTest::documentChanges, c -> { })) {
+      String uri = "file:///work/pod.yaml";
+      List<Diagnostic> before = open(s, uri, "yaml", text);
+      CodeActionParams params = new CodeActionParams(new TextDocumentIdentifier(uri),
+          new Range(new Position(0, 0), new Position(0, 0)),
+          new CodeActionContext(List.of(), List.of(CodeActionsService.FIX_ALL)));
+      List<CodeAction> actions = request(s, params);
+      assertEquals(1, actions.size());
+      CodeAction all = actions.get(0);
+      assertEquals("source.fixAll.hooklens", all.getKind());
+      TextDocumentEdit versioned = all.getEdit().getDocumentChanges().get(0).getLeft();
+      assertEquals(1, versioned.getTextDocument().getVersion());
+      assertTrue(all.getEdit().getChanges() == null || all.getEdit().getChanges().isEmpty());
+      List<Diagnostic> after = applyAndAwait(s, uri, text, all.getEdit(), 2).diagnostics();
+      List<String> codes = after.stream().map(d -> d.getCode().getLeft()).sorted().toList();
+      assertFalse(codes.contains("HL111") || codes.contains("HL207") || codes.contains("HL225"), codes.toString());
+      assertTrue(codes.contains("HL401"), "editor-only fixes are not part of fix-all: " + codes);
+    }
+  }
+
+  @Test
+  void noActionsForFilesThatAreNotManifests() throws Exception {
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/compose.yaml";
+      String text = "services:\n  web:\n    image: nginx\n";
+      s.open(uri, "yaml", text);
+      CodeActionParams params = new CodeActionParams(new TextDocumentIdentifier(uri),
+          new Range(new Position(0, 0), new Position(0, 0)), new CodeActionContext(List.of()));
+      assertEquals(List.of(), request(s, params));
+    }
+  }
+
+  private static void documentChanges(org.eclipse.lsp4j.ClientCapabilities caps) {
+    WorkspaceClientCapabilities ws = new WorkspaceClientCapabilities();
+    WorkspaceEditCapabilities edit = new WorkspaceEditCapabilities();
+    edit.setDocumentChanges(true);
+    ws.setWorkspaceEdit(edit);
+    caps.setWorkspace(ws);
+  }
+
+  private static List<Diagnostic> open(LspSession s, String uri, String language, String text) {
+    s.open(uri, language, text);
+    return s.client.awaitDiagnostics(uri, 1).getDiagnostics();
+  }
+
+  private static Diagnostic only(List<Diagnostic> ds, String code) {
+    List<Diagnostic> found = ds.stream().filter(d -> d.getCode().getLeft().equals(code)).toList();
+    assertEquals(1, found.size(), code + " in " + ds);
+    return found.get(0);
+  }
+
+  private static CodeAction find(List<CodeAction> actions, String title) {
+    return actions.stream().filter(a -> a.getTitle().equals(title)).findFirst()
+        .orElseThrow(() -> new AssertionError("no \"" + title + "\" in " + actions.stream()
+            .map(CodeAction::getTitle).toList()));
+  }
+
+  private static List<CodeAction> actions(LspSession s, String uri, Diagnostic d) throws Exception {
+    return request(s, new CodeActionParams(new TextDocumentIdentifier(uri), d.getRange(),
+        new CodeActionContext(List.of(d))));
+  }
+
+  private static List<CodeAction> request(LspSession s, CodeActionParams params) throws Exception {
+    List<Either<org.eclipse.lsp4j.Command, CodeAction>> result = s.remote.getTextDocumentService()
+        .codeAction(params).get(RecordingClient.TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    return result.stream().map(Either::getRight).toList();
+  }
+
+  private record Applied(String text, List<Diagnostic> diagnostics) {}
+
+  /** Applies an edit as the client would: to its text, sent as incremental changes, last edit first. */
+  private static Applied applyAndAwait(LspSession s, String uri, String text, WorkspaceEdit edit, int version) {
+    List<TextEdit> edits = new ArrayList<>(edit.getDocumentChanges() == null || edit.getDocumentChanges().isEmpty()
+        ? edit.getChanges().get(uri)
+        : edit.getDocumentChanges().get(0).getLeft().getEdits().stream().map(Either::getLeft).toList());
+    assertNotNull(edits);
+    edits.sort(Comparator.comparing((TextEdit e) -> e.getRange().getStart().getLine())
+        .thenComparing(e -> e.getRange().getStart().getCharacter()).reversed());
+    String after = text;
+    List<TextDocumentContentChangeEvent> changes = new ArrayList<>();
+    for (TextEdit e : edits) {
+      int from = offset(after, e.getRange().getStart());
+      int to = offset(after, e.getRange().getEnd());
+      after = after.substring(0, from) + e.getNewText() + after.substring(to);
+      changes.add(new TextDocumentContentChangeEvent(e.getRange(), e.getNewText()));
+    }
+    s.change(uri, version, changes.toArray(TextDocumentContentChangeEvent[]::new));
+    return new Applied(after, s.client.awaitDiagnostics(uri, version).getDiagnostics());
+  }
+
+  /** Applies an edit and checks that exactly the diagnostics of {@code code} went away. */
+  private static String applyAndCheck(LspSession s, String uri, String text, WorkspaceEdit edit, int version,
+      List<Diagnostic> before, String code) {
+    Applied applied = applyAndAwait(s, uri, text, edit, version);
+    assertEquals(messages(before.stream().filter(d -> !d.getCode().getLeft().equals(code)).toList()),
+        messages(applied.diagnostics()), applied.text());
+    return applied.text();
+  }
+
+  private static List<String> messages(List<Diagnostic> ds) {
+    return ds.stream().map(d -> d.getCode().getLeft() + " " + d.getMessage()).sorted().toList();
+  }
+
+  /** A UTF-16 offset of an LSP position, lines ending in \n. */
+  private static int offset(String text, Position p) {
+    int at = 0;
+    for (int line = 0; line < p.getLine(); line++) {
+      at = text.indexOf('\n', at) + 1;
+    }
+    return at + p.getCharacter();
+  }
+}
