@@ -33,7 +33,7 @@ import org.eclipse.lsp4j.services.WorkspaceService;
 /**
  * The Hooklens language server: the lsp4j façade that wires the feature services together and answers
  * the lifecycle messages. It advertises only what it implements: full and incremental document sync,
- * diagnostics (pushed) and document symbols.
+ * diagnostics (pushed), document symbols, completion, hover and (for clients that show them) inlay hints.
  */
 public final class HooklensLanguageServer implements LanguageServer, LanguageClientAware {
   /** The glob clients watch for us, so that editing a configuration outside the editor re-lints. */
@@ -48,6 +48,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   private final DiagnosticsService diagnostics;
   private final HooklensTextDocumentService textDocuments;
   private final HooklensWorkspaceService workspace;
+  private final HookAssist assist;
   private final CompletableFuture<Integer> exited = new CompletableFuture<>();
   private volatile LanguageClient client;
   private volatile ClientCapabilities capabilities = new ClientCapabilities();
@@ -65,8 +66,9 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     Analyzer analyzer = new Analyzer(new Linter(registry));
     this.diagnostics = new DiagnosticsService(store, analyzer, configs, new DiagnosticConverter(registry),
         () -> client, log, executor);
+    this.assist = new HookAssist(store, analyzer, configs, log);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
-        this::configFilesChanged, executor, log);
+        this::configFilesChanged, executor, log, assist);
     this.workspace = new HooklensWorkspaceService(this);
   }
 
@@ -107,6 +109,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     ServerCapabilities caps = new ServerCapabilities();
     caps.setTextDocumentSync(sync);
     caps.setDocumentSymbolProvider(true);
+    assist.advertise(caps, capabilities);
     return CompletableFuture.completedFuture(new InitializeResult(caps, new ServerInfo("hooklens", version)));
   }
 
