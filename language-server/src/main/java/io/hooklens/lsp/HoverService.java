@@ -165,8 +165,8 @@ final class HoverService {
           .append(p.certain() ? "" : "; template values may change it once rendered").append(":\n\n");
       for (int i = 0; i < p.order().size(); i++) {
         Resource o = p.order().get(i);
-        String line = (i + 1) + ". " + HookFacts.displayName(doc, o) + ", weight " + weight(o);
-        md.append(o == r ? "**" + line + "** ← this hook" : line).append('\n');
+        String hook = HookFacts.displayName(doc, o) + ", weight " + weight(o);
+        md.append(i + 1).append(". ").append(o == r ? "**" + hook + "** ← this hook" : hook).append('\n');
       }
     }
     step(doc, hookValue).ifPresent(s -> {
