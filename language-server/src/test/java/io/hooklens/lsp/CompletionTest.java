@@ -436,6 +436,49 @@ class CompletionTest {
   }
 
   @Test
+  void listItemsAndOpenShiftTemplateObjectsComplete() throws Exception {
+    String list = """
+        apiVersion: v1
+        kind: List
+        items:
+          - apiVersion: v1
+            kind: Pod
+            metadata: {name: a}
+            spec:
+              containers:
+                - name: app
+                  image: nginx
+                  ports: [{name: web, containerPort: 80}]
+                  lifecycle:
+                    postStart:
+                      httpGet:
+                        port: ‸
+        """;
+    assertEquals(List.of("web", "80"), labels(yaml(list)));
+    String template = """
+        apiVersion: template.openshift.io/v1
+        kind: Template
+        metadata: {name: t}
+        objects:
+          - apiVersion: apps.openshift.io/v1
+            kind: DeploymentConfig
+            metadata: {name: "${NAME}"}
+            spec:
+              strategy:
+                type: Rolling
+                rollingParams:
+                  pre:
+                    failurePolicy: Abort
+                    execNewPod:
+                      containerName: ‸
+              template:
+                spec:
+                  containers: [{name: api, image: api}]
+        """;
+    assertEquals(List.of("api"), labels(yaml(template)));
+  }
+
+  @Test
   void incompleteTextNeverMakesARequestFail() throws Exception {
     String[] texts = {
       deployment("preStop:\n              httpGet: {port: \"ht", "").replace("ports:", "ports: [ {"),

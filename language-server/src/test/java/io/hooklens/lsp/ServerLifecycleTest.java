@@ -33,9 +33,10 @@ class ServerLifecycleTest {
       assertEquals(TextDocumentSyncKind.Incremental, sync.getChange());
       assertTrue(sync.getOpenClose());
       assertTrue(caps.getDocumentSymbolProvider().getLeft());
-      assertNull(caps.getCompletionProvider());
-      assertNull(caps.getHoverProvider());
+      assertEquals(HookAssist.TRIGGERS, caps.getCompletionProvider().getTriggerCharacters());
+      assertTrue(caps.getHoverProvider().getLeft());
       assertNull(caps.getCodeActionProvider());
+      // Only for clients that declare inlay hints (InlayHintsTest).
       assertNull(caps.getInlayHintProvider());
       assertNull(caps.getCodeLensProvider());
       assertEquals("hooklens", session.initialized.getServerInfo().getName());
