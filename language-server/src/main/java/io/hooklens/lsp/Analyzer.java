@@ -9,7 +9,8 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * Reads document snapshots with the engine and keeps the newest model of each open document, so that
- * requests about a document (its symbols) do not read it again after diagnostics did.
+ * requests about a document (its symbols, hover, inlay hints, completion) do not read it again after
+ * diagnostics did.
  */
 final class Analyzer {
   /**
@@ -37,6 +38,19 @@ final class Analyzer {
     Parsed parsed = new Parsed(doc, model, ManifestFiles.kubernetesLike(model, ManifestFiles.isJson(name)));
     latest.merge(doc.uri(), parsed, (old, neu) -> neu.document().version() >= old.document().version() ? neu : old);
     return parsed;
+  }
+
+  /** The newest model read of a document, of whatever version; null when none was read. */
+  Parsed cached(String uri) {
+    return latest.get(uri);
+  }
+
+  /**
+   * Reads text that stands for part of a document (one YAML document of it, say) without keeping it; the name
+   * decides JSON and template masking as for the whole document.
+   */
+  HookDocument read(TextDocument doc, String text) {
+    return linter.parse(ManifestFiles.lintName(doc), text);
   }
 
   /** Runs the rules on a read snapshot. */

@@ -35,7 +35,7 @@ import org.eclipse.lsp4j.services.WorkspaceService;
 /**
  * The Hooklens language server: the lsp4j façade that wires the feature services together and answers
  * the lifecycle messages. It advertises only what it implements: full and incremental document sync,
- * diagnostics (pushed) and document symbols.
+ * diagnostics (pushed), document symbols, completion, hover and (for clients that show them) inlay hints.
  */
 public final class HooklensLanguageServer implements LanguageServer, LanguageClientAware {
   /** The glob clients watch for us, so that editing a configuration outside the editor re-lints. */
@@ -50,6 +50,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   private final DiagnosticsService diagnostics;
   private final HooklensTextDocumentService textDocuments;
   private final HooklensWorkspaceService workspace;
+  private final HookAssist assist;
   private final CompletableFuture<Integer> exited = new CompletableFuture<>();
   private volatile LanguageClient client;
   private volatile ClientCapabilities capabilities = new ClientCapabilities();
@@ -68,8 +69,9 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     this.diagnostics = new DiagnosticsService(store, analyzer, configs, new DiagnosticConverter(registry),
         () -> client, log, executor);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
+    this.assist = new HookAssist(store, analyzer, configs, log);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
-        codeActions, this::configFilesChanged, executor, log);
+        codeActions, this::configFilesChanged, executor, log, assist);
     this.workspace = new HooklensWorkspaceService(this);
   }
 
@@ -118,6 +120,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     caps.setTextDocumentSync(sync);
     caps.setDocumentSymbolProvider(true);
     caps.setCodeActionProvider(new CodeActionOptions(List.of(CodeActionKind.QuickFix, CodeActionsService.FIX_ALL)));
+    assist.advertise(caps, capabilities);
     return CompletableFuture.completedFuture(new InitializeResult(caps, new ServerInfo("hooklens", version)));
   }
 

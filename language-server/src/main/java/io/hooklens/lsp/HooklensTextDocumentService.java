@@ -6,12 +6,19 @@ import java.util.concurrent.Executor;
 import org.eclipse.lsp4j.CodeAction;
 import org.eclipse.lsp4j.CodeActionParams;
 import org.eclipse.lsp4j.Command;
+import org.eclipse.lsp4j.CompletionItem;
+import org.eclipse.lsp4j.CompletionList;
+import org.eclipse.lsp4j.CompletionParams;
 import org.eclipse.lsp4j.DidChangeTextDocumentParams;
 import org.eclipse.lsp4j.DidCloseTextDocumentParams;
 import org.eclipse.lsp4j.DidOpenTextDocumentParams;
 import org.eclipse.lsp4j.DidSaveTextDocumentParams;
 import org.eclipse.lsp4j.DocumentSymbol;
 import org.eclipse.lsp4j.DocumentSymbolParams;
+import org.eclipse.lsp4j.Hover;
+import org.eclipse.lsp4j.HoverParams;
+import org.eclipse.lsp4j.InlayHint;
+import org.eclipse.lsp4j.InlayHintParams;
 import org.eclipse.lsp4j.SymbolInformation;
 import org.eclipse.lsp4j.TextDocumentItem;
 import org.eclipse.lsp4j.jsonrpc.CompletableFutures;
@@ -31,10 +38,11 @@ final class HooklensTextDocumentService implements TextDocumentService {
   private final Runnable configFileSaved;
   private final Executor executor;
   private final ClientLog log;
+  private final HookAssist assist;
 
   HooklensTextDocumentService(DocumentStore store, Analyzer analyzer, DiagnosticsService diagnostics,
       DocumentSymbolsService symbols, CodeActionsService codeActions, Runnable configFileSaved, Executor executor,
-      ClientLog log) {
+      ClientLog log, HookAssist assist) {
     this.codeActions = codeActions;
     this.store = store;
     this.analyzer = analyzer;
@@ -43,6 +51,7 @@ final class HooklensTextDocumentService implements TextDocumentService {
     this.configFileSaved = configFileSaved;
     this.executor = executor;
     this.log = log;
+    this.assist = assist;
   }
 
   @Override
@@ -108,5 +117,20 @@ final class HooklensTextDocumentService implements TextDocumentService {
       return symbols.symbols(parsed.model(), doc.text()).stream()
           .map(Either::<SymbolInformation, DocumentSymbol>forRight).toList();
     });
+  }
+
+  @Override
+  public CompletableFuture<Either<List<CompletionItem>, CompletionList>> completion(CompletionParams params) {
+    return assist.completion(params);
+  }
+
+  @Override
+  public CompletableFuture<Hover> hover(HoverParams params) {
+    return assist.hover(params);
+  }
+
+  @Override
+  public CompletableFuture<List<InlayHint>> inlayHint(InlayHintParams params) {
+    return assist.inlayHints(params);
   }
 }

@@ -34,10 +34,11 @@ class ServerLifecycleTest {
       assertEquals(TextDocumentSyncKind.Incremental, sync.getChange());
       assertTrue(sync.getOpenClose());
       assertTrue(caps.getDocumentSymbolProvider().getLeft());
-      assertNull(caps.getCompletionProvider());
-      assertNull(caps.getHoverProvider());
+      assertEquals(HookAssist.TRIGGERS, caps.getCompletionProvider().getTriggerCharacters());
+      assertTrue(caps.getHoverProvider().getLeft());
       assertEquals(List.of("quickfix", "source.fixAll.hooklens"),
           caps.getCodeActionProvider().getRight().getCodeActionKinds());
+      // Only for clients that declare inlay hints (InlayHintsTest).
       assertNull(caps.getInlayHintProvider());
       assertNull(caps.getCodeLensProvider());
       assertEquals("hooklens", session.initialized.getServerInfo().getName());

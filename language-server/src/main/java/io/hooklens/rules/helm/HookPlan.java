@@ -1,7 +1,9 @@
 package io.hooklens.rules.helm;
 
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
 import io.hooklens.core.yaml.Range;
+import io.hooklens.core.yaml.YScalar;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,23 +31,95 @@ public final class HookPlan {
   /** One event and its hooks in order; none when nothing runs in it. */
   public record Event(String name, List<Step> steps) {}
 
+  /**
+   * Where one hook runs in one of its events, among the hooks of its document.
+   *
+   * @param order the event's hooks in Helm's order, this one included
+   * @param position this hook's 1-based place in {@code order}
+   * @param certain false when a template value could change the place once rendered: another hook's weight, or
+   *     an equal weight with a name that differs from this one's only inside template actions
+   */
+  public record Place(String event, List<Resource> order, int position, long weight, boolean certain) {}
+
   private HookPlan() {}
 
   /** Every event of {@link #EVENTS}, with the document's hooks in Helm's order. */
   public static List<Event> of(HookDocument doc) {
-    List<HelmHook> hooks = HelmHook.in(doc).stream()
-        .filter(h -> RegisteredHooks.readByHelm(doc, h.resource()))
-        .toList();
+    List<HelmHook> hooks = registered(doc);
     List<Event> out = new ArrayList<>();
     for (String event : EVENTS) {
-      // An event listed twice on one hook registers it twice, and Helm runs it twice.
-      List<HelmHook> inEvent = new ArrayList<>();
-      for (HelmHook h : hooks) {
-        h.events().stream().filter(event::equals).forEach(e -> inEvent.add(h));
-      }
-      out.add(new Event(event, HelmOrder.sort(inEvent).stream().map(HookPlan::step).toList()));
+      out.add(new Event(event, HelmOrder.sort(inEvent(hooks, event)).stream().map(HookPlan::step).toList()));
     }
     return List.copyOf(out);
+  }
+
+  /**
+   * The places of a resource's hook in each event it lists, in {@link #EVENTS} order (twice for an event listed
+   * twice); none when Helm does not register it as a hook or its own weight is a template expression.
+   */
+  public static List<Place> places(HookDocument doc, Resource r) {
+    HelmHook self = HelmHook.of(r);
+    if (self == null || !RegisteredHooks.readByHelm(doc, r) || self.weight().isEmpty()) {
+      return List.of();
+    }
+    List<HelmHook> hooks = registered(doc);
+    List<Place> out = new ArrayList<>();
+    for (String event : EVENTS) {
+      if (!self.events().contains(event)) {
+        continue;
+      }
+      List<HelmHook> sorted = HelmOrder.sort(inEvent(hooks, event));
+      boolean certain = sorted.stream().allMatch(h -> h.resource() == r || decided(doc, self, h));
+      List<Resource> order = sorted.stream().map(HelmHook::resource).toList();
+      for (int i = 0; i < order.size(); i++) {
+        if (order.get(i) == r) {
+          out.add(new Place(event, order, i + 1, self.weight().getAsLong(), certain));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<HelmHook> registered(HookDocument doc) {
+    return HelmHook.in(doc).stream().filter(h -> RegisteredHooks.readByHelm(doc, h.resource())).toList();
+  }
+
+  /** The hooks of one event in file order; an event listed twice registers the hook twice, and Helm runs it twice. */
+  private static List<HelmHook> inEvent(List<HelmHook> hooks, String event) {
+    List<HelmHook> out = new ArrayList<>();
+    for (HelmHook h : hooks) {
+      h.events().stream().filter(event::equals).forEach(e -> out.add(h));
+    }
+    return out;
+  }
+
+  /**
+   * Whether the order of two hooks is known before rendering: different known weights, or equal weights and names
+   * that differ outside template actions (two names made of the same {@code include} and different suffixes).
+   */
+  private static boolean decided(HookDocument doc, HelmHook a, HelmHook b) {
+    if (b.weight().isEmpty()) {
+      return false;
+    }
+    if (a.weight().getAsLong() != b.weight().getAsLong()) {
+      return true;
+    }
+    String x = displayName(doc, a);
+    String y = displayName(doc, b);
+    int common = 0;
+    while (common < Math.min(x.length(), y.length()) && x.charAt(common) == y.charAt(common)) {
+      common++;
+    }
+    return literal(x.substring(common)) && literal(y.substring(common));
+  }
+
+  private static String displayName(HookDocument doc, HelmHook h) {
+    YScalar name = h.resource().metadata() == null ? null : h.resource().metadata().scalar("name");
+    return name == null ? "" : doc.parsed().display(name);
+  }
+
+  private static boolean literal(String s) {
+    return !s.contains("{{") && !s.contains("}}");
   }
 
   private static Step step(HelmHook h) {
