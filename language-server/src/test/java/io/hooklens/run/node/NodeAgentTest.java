@@ -176,7 +176,8 @@ class NodeAgentTest {
     long actual = (to.nanos() - from.nanos()) / 1_000_000;
     long expected = Math.round(seconds * 1000);
     assertTrue(Math.abs(actual - expected) <= TOLERANCE_MS,
-        to.mark() + " came " + actual + " ms after " + from.mark() + ", expected " + expected + " ms");
+        to.mark() + " came " + actual + " ms after " + from.mark() + ", expected " + expected + " ms; node timeline: "
+            + agent.timeline().of(to.pod()));
   }
 
   /** The node stopped waiting for preStop ({@code end}) and sent SIGTERM at {@code term}, SIGKILL at {@code kill}. */
