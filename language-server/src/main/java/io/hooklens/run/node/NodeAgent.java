@@ -171,6 +171,11 @@ public final class NodeAgent implements AutoCloseable {
         .map(w -> w.log(container)).orElse("");
   }
 
+  // Requests cut short by close() are expected, not worth a warning.
+  boolean closed() {
+    return closed;
+  }
+
   KubernetesClient client() {
     return client;
   }

@@ -299,7 +299,9 @@ final class PodWorker {
         agent.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
             .withGracePeriod(0).delete();
       } catch (KubernetesClientException e) {
-        LOG.log(Level.WARNING, "cannot remove pod " + key, e);
+        if (!agent.closed()) {
+          LOG.log(Level.WARNING, "cannot remove pod " + key, e);
+        }
       }
     });
   }
@@ -397,7 +399,7 @@ final class PodWorker {
       agent.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
           .subresource("status").patch(PatchContext.of(PatchType.JSON), body);
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 404) {
+      if (e.getCode() != 404 && !agent.closed()) {
         LOG.log(Level.WARNING, "cannot write status of " + key, e);
       }
     }
