@@ -75,6 +75,17 @@ class LayeringTest {
   }
 
   @Test
+  void theRunnerKnowsNoEditorOrCliLayerAndOnlyItUsesTheKubernetesClient() {
+    noClasses().that().resideInAPackage("io.hooklens.run..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.cli..", "io.hooklens.lsp..",
+            "io.hooklens.chart..", "picocli..", "org.eclipse.lsp4j..")
+        .check(CLASSES);
+    noClasses().that().resideOutsideOfPackage("io.hooklens.run..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.fabric8..")
+        .check(CLASSES);
+  }
+
+  @Test
   void onlyTheCliUsesPicocli() {
     noClasses().that().resideOutsideOfPackage("io.hooklens.cli..")
         .should().dependOnClassesThat().resideInAPackage("picocli..")

@@ -1,0 +1,219 @@
+package io.hooklens.run.node;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A one-node kubelet for the embedded cluster. It watches pods through the API (the CRUD mock serves
+ * watches over WebSocket, so no polling), binds every unbound pod to itself, runs each pod's containers
+ * as local processes in a {@link Sandbox}, runs lifecycle hooks with the kubelet's semantics, and writes
+ * pod status and events back. Everything it starts carries {@value Sandbox#MARKER} in its environment
+ * and is killed on {@link #close()}.
+ */
+public final class NodeAgent implements AutoCloseable {
+  public static final String NODE_NAME = "hooklens-node";
+  private static final Logger LOG = Logger.getLogger(NodeAgent.class.getName());
+  private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+  private final KubernetesClient client;
+  private final Sandbox sandbox;
+  private final Timeline timeline = new Timeline();
+  private final HookRunner hooks;
+  private final EventRecorder events;
+  private final ExecutorService executor = Executors.newCachedThreadPool(daemon("hooklens-node"));
+  private final ExecutorService watchEvents = Executors.newSingleThreadExecutor(daemon("hooklens-node-watch"));
+  private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
+  private volatile Watch watch;
+  private volatile boolean closed;
+
+  private NodeAgent(KubernetesClient client, Sandbox sandbox) {
+    this.client = client;
+    this.sandbox = sandbox;
+    this.hooks = new HookRunner(sandbox);
+    this.events = new EventRecorder(client, NODE_NAME);
+  }
+
+  /** Starts the agent with bubblewrap isolation when it works here, else plain processes and a warning. */
+  public static NodeAgent start(KubernetesClient client) {
+    Sandbox sandbox = Sandbox.detect(newMarker());
+    if (!sandbox.isolated()) {
+      LOG.warning("bubblewrap is missing or cannot create namespaces here: hooks run as plain processes with the "
+          + "host's network and filesystem (install Debian's bubblewrap to isolate them)");
+    }
+    return start(client, sandbox);
+  }
+
+  /** Starts the agent with plain process groups even where bubblewrap works. */
+  public static NodeAgent startUnisolated(KubernetesClient client) {
+    return start(client, Sandbox.plain(newMarker()));
+  }
+
+  private static NodeAgent start(KubernetesClient client, Sandbox sandbox) {
+    NodeAgent agent = new NodeAgent(client, sandbox);
+    agent.watch();
+    return agent;
+  }
+
+  /** The environment value that marks this JVM's node processes: {@code <jvm pid>-<agent number>}. */
+  private static String newMarker() {
+    return markerPrefix() + INSTANCES.incrementAndGet();
+  }
+
+  /** What every marker of this JVM starts with; a test looks for leftover processes by it. */
+  public static String markerPrefix() {
+    return ProcessHandle.current().pid() + "-";
+  }
+
+  public static String markerVariable() {
+    return Sandbox.MARKER;
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  private void watch() {
+    watch = client.pods().inAnyNamespace().watch(new Watcher<Pod>() {
+      @Override
+      public void eventReceived(Action action, Pod pod) {
+        watchEvents.execute(() -> onPod(action, pod));
+      }
+
+      @Override
+      public void onClose(WatcherException cause) {
+        if (!closed) {
+          LOG.log(Level.WARNING, "pod watch closed; watching again", cause);
+          watch();
+        }
+      }
+    });
+  }
+
+  private void onPod(Watcher.Action action, Pod pod) {
+    if (closed) {
+      return;
+    }
+    String uid = pod.getMetadata().getUid();
+    PodWorker worker = workers.get(uid);
+    if (action == Watcher.Action.DELETED) {
+      if (worker != null) {
+        workers.remove(uid);
+        executor.execute(worker::stop);
+      }
+      return;
+    }
+    if (worker == null) {
+      String node = pod.getSpec().getNodeName();
+      String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+      if ((node != null && !node.equals(NODE_NAME)) || "Succeeded".equals(phase) || "Failed".equals(phase)
+          || pod.getMetadata().getDeletionTimestamp() != null) {
+        return;
+      }
+      if (node == null && !bind(pod)) {
+        return;
+      }
+      worker = new PodWorker(this, pod);
+      workers.put(uid, worker);
+      executor.execute(worker::start);
+    }
+    if (pod.getMetadata().getDeletionTimestamp() != null) {
+      Long grace = pod.getMetadata().getDeletionGracePeriodSeconds();
+      worker.terminate(grace == null ? 0 : grace);
+    }
+  }
+
+  // The scheduler's part: this is the only node.
+  private boolean bind(Pod pod) {
+    try {
+      client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"nodeName\":\"" + NODE_NAME + "\"}}");
+    } catch (KubernetesClientException e) {
+      LOG.log(Level.WARNING, "cannot bind pod " + pod.getMetadata().getName(), e);
+      return false;
+    }
+    pod.getSpec().setNodeName(NODE_NAME);
+    events.record(pod, null, "default-scheduler", false, "Scheduled", "Successfully assigned "
+        + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + " to " + NODE_NAME);
+    return true;
+  }
+
+  public Timeline timeline() {
+    return timeline;
+  }
+
+  /** Whether containers run isolated (bubblewrap) rather than as plain processes. */
+  public boolean isolated() {
+    return sandbox.isolated();
+  }
+
+  /** A container's output so far, or empty when the node does not run that pod. */
+  public String log(String namespace, String pod, String container) {
+    return workers.values().stream().filter(w -> w.key().equals(namespace + "/" + pod)).findFirst()
+        .map(w -> w.log(container)).orElse("");
+  }
+
+  // Requests cut short by close() are expected, not worth a warning.
+  boolean closed() {
+    return closed;
+  }
+
+  KubernetesClient client() {
+    return client;
+  }
+
+  Sandbox sandbox() {
+    return sandbox;
+  }
+
+  HookRunner hooks() {
+    return hooks;
+  }
+
+  EventRecorder events() {
+    return events;
+  }
+
+  ExecutorService executor() {
+    return executor;
+  }
+
+  /** Stops watching and kills every process the agent started. */
+  @Override
+  public void close() {
+    closed = true;
+    if (watch != null) {
+      watch.close();
+    }
+    watchEvents.shutdownNow();
+    List<PodWorker> all = List.copyOf(workers.values());
+    workers.clear();
+    for (PodWorker worker : all) {
+      worker.stop();
+    }
+    executor.shutdownNow();
+    try {
+      executor.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

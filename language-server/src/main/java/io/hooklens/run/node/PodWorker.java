@@ -1,0 +1,407 @@
+package io.hooklens.run.node;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.LifecycleHandler;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.hooklens.run.node.Timeline.Mark;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One pod on the node: starts its containers in order (each postStart runs while the entrypoint runs,
+ * and the next container starts only when it returns), and stops them as the kubelet's
+ * {@code killContainer} does. Writes the pod's status and events.
+ */
+final class PodWorker {
+  private static final Logger LOG = Logger.getLogger(PodWorker.class.getName());
+  private static final long DEFAULT_GRACE_SECONDS = 30;
+  // kuberuntime's minimumGracePeriodInSeconds: what the container gets after SIGTERM at the least.
+  static final long MINIMUM_STOP_SECONDS = 2;
+
+  private final NodeAgent agent;
+  private final String key;
+  private final Pod pod;
+  private final List<Slot> slots = new ArrayList<>();
+  private final Instant startTime = Instant.now();
+  private final Object statusLock = new Object();
+  private Sandbox.PodNetwork network;
+  private boolean terminating;
+  private boolean stopped;
+
+  /** A container of the pod and what the node knows of it. */
+  private final class Slot {
+    final Container spec;
+    final Map<String, String> env = new LinkedHashMap<>();
+    final CountDownLatch exited = new CountDownLatch(1);
+    Sandbox.ContainerProcess process;
+    HookRunner.Output log;
+    Instant startedAt;
+    Instant finishedAt;
+    boolean running;
+    Integer exitCode;
+    String reason;
+    String message;
+
+    Slot(Container spec) {
+      this.spec = spec;
+    }
+  }
+
+  PodWorker(NodeAgent agent, Pod pod) {
+    this.agent = agent;
+    this.pod = pod;
+    this.key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    for (Container container : pod.getSpec().getContainers()) {
+      slots.add(new Slot(container));
+    }
+  }
+
+  String key() {
+    return key;
+  }
+
+  /** Starts the containers one after the other, as the kubelet's SyncPod does. */
+  void start() {
+    for (Slot slot : slots) {
+      environment(slot);
+    }
+    try {
+      Sandbox.PodNetwork opened = agent.sandbox().openNetwork();
+      synchronized (this) {
+        if (stopped) {
+          opened.close();
+          return;
+        }
+        network = opened;
+      }
+    } catch (IOException e) {
+      for (Slot slot : slots) {
+        finish(slot, 128, "StartError", e.getMessage());
+      }
+      publishStatus();
+      return;
+    }
+    publishStatus();
+    for (Slot slot : slots) {
+      synchronized (this) {
+        if (terminating || stopped) {
+          break;
+        }
+      }
+      startContainer(slot);
+    }
+  }
+
+  private void environment(Slot slot) {
+    slot.env.put("HOSTNAME", pod.getMetadata().getName());
+    for (EnvVar var : slot.spec.getEnv() == null ? List.<EnvVar>of() : slot.spec.getEnv()) {
+      if (var.getValueFrom() != null) {
+        agent.timeline().add(key, slot.spec.getName(), Mark.WARNING,
+            "env " + var.getName() + " uses valueFrom, which the embedded node does not resolve; it is left unset");
+      } else {
+        slot.env.put(var.getName(), var.getValue() == null ? "" : var.getValue());
+      }
+    }
+    if (slot.spec.getEnvFrom() != null && !slot.spec.getEnvFrom().isEmpty()) {
+      agent.timeline().add(key, slot.spec.getName(), Mark.WARNING,
+          "envFrom is not resolved by the embedded node; those variables are left unset");
+    }
+  }
+
+  private void startContainer(Slot slot) {
+    String name = slot.spec.getName();
+    List<String> argv = new ArrayList<>();
+    if (slot.spec.getCommand() != null) {
+      argv.addAll(slot.spec.getCommand());
+    }
+    if (slot.spec.getArgs() != null) {
+      argv.addAll(slot.spec.getArgs());
+    }
+    if (slot.spec.getCommand() == null || slot.spec.getCommand().isEmpty()) {
+      finish(slot, 128, "StartError", "container " + name
+          + " has no command; the embedded node runs commands on the host and cannot read the image's entrypoint");
+      agent.events().record(pod, name, "kubelet", true, "Failed", "Error: " + slot.message);
+      publishStatus();
+      return;
+    }
+    try {
+      slot.process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv, slot.env,
+          slot.spec.getWorkingDir());
+    } catch (IOException e) {
+      finish(slot, 128, "StartError", e.getMessage());
+      agent.events().record(pod, name, "kubelet", true, "Failed", "Error: " + e.getMessage());
+      publishStatus();
+      return;
+    }
+    slot.log = HookRunner.Output.drain(slot.process.process.getInputStream());
+    slot.startedAt = Instant.now();
+    agent.timeline().add(key, name, Mark.CONTAINER_STARTED, argv.toString());
+    slot.process.process.onExit().thenAcceptAsync(p -> exited(slot, p.exitValue()), agent.executor());
+    agent.events().record(pod, name, "kubelet", false, "Created", "Created container: " + name);
+    agent.events().record(pod, name, "kubelet", false, "Started", "Started container " + name);
+    LifecycleHandler postStart = slot.spec.getLifecycle() == null ? null : slot.spec.getLifecycle().getPostStart();
+    if (postStart != null) {
+      agent.timeline().add(key, name, Mark.POST_START_STARTED, "");
+      HookRunner.Result result = agent.hooks().run(postStart, slot.spec, network, slot.process, slot.env, slot.exited);
+      agent.timeline().add(key, name, Mark.POST_START_ENDED, result.failed(), result.message(), result.output());
+      if (result.failed()) {
+        // The event carries no hook output, as the kubelet's, so that secrets do not leak into it.
+        agent.events().record(pod, name, "kubelet", true, "FailedPostStartHook", "PostStartHook failed");
+        killContainer(slot, podGrace(), "FailedPostStartHook");
+        return;
+      }
+    }
+    synchronized (this) {
+      if (slot.exitCode == null) {
+        slot.running = true;
+        agent.timeline().add(key, name, Mark.RUNNING, "");
+      }
+    }
+    publishStatus();
+  }
+
+  private long podGrace() {
+    Long grace = pod.getSpec().getTerminationGracePeriodSeconds();
+    return grace == null ? DEFAULT_GRACE_SECONDS : Math.max(grace, 0);
+  }
+
+  private void exited(Slot slot, int code) {
+    agent.timeline().add(key, slot.spec.getName(), Mark.EXITED, "exit code " + code);
+    slot.process.reap();
+    finish(slot, code, code == 0 ? "Completed" : "Error", null);
+    slot.exited.countDown();
+    publishStatus();
+    boolean allDone;
+    synchronized (this) {
+      allDone = slots.stream().allMatch(s -> s.exitCode != null) && !terminating;
+    }
+    if (allDone) {
+      closeNetwork();
+    }
+  }
+
+  private synchronized void finish(Slot slot, int code, String reason, String message) {
+    if (slot.exitCode == null) {
+      slot.exitCode = code;
+      slot.reason = reason;
+      slot.message = message;
+      slot.running = false;
+      slot.finishedAt = Instant.now();
+    }
+  }
+
+  /**
+   * The kubelet's killContainer: the grace period counts from here; preStop runs first (abandoned when
+   * the grace period is over), then SIGTERM with what is left of the grace period, at least
+   * {@link #MINIMUM_STOP_SECONDS}, then SIGKILL. The preStop time is counted in whole seconds, as the
+   * kubelet truncates it.
+   */
+  private void killContainer(Slot slot, long graceSeconds, String why) {
+    String name = slot.spec.getName();
+    if (slot.process == null || slot.exitCode != null) {
+      return;
+    }
+    agent.events().record(pod, name, "kubelet", false, "Killing", "Stopping container " + name);
+    long grace = graceSeconds;
+    LifecycleHandler preStop = slot.spec.getLifecycle() == null ? null : slot.spec.getLifecycle().getPreStop();
+    if (preStop != null && grace > 0) {
+      agent.timeline().add(key, name, Mark.PRE_STOP_STARTED, why);
+      long start = System.nanoTime();
+      Future<?> hook = agent.executor().submit(() -> {
+        HookRunner.Result result = agent.hooks().run(preStop, slot.spec, network, slot.process, slot.env, slot.exited);
+        agent.timeline().add(key, name, Mark.PRE_STOP_ENDED, result.failed(), result.message(), result.output());
+        if (result.failed()) {
+          agent.events().record(pod, name, "kubelet", true, "FailedPreStopHook", "PreStopHook failed");
+        }
+      });
+      try {
+        hook.get(grace, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        agent.timeline().add(key, name, Mark.PRE_STOP_ABANDONED, "grace period of " + grace + " s is over");
+      } catch (ExecutionException e) {
+        LOG.log(Level.WARNING, "preStop of " + key + "/" + name, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      grace -= TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+    }
+    grace = Math.max(grace, MINIMUM_STOP_SECONDS);
+    try {
+      if (slot.exitCode == null) {
+        agent.timeline().add(key, name, Mark.SIGTERM, "stop timeout " + grace + " s");
+        slot.process.terminate();
+      }
+      if (!slot.exited.await(grace, TimeUnit.SECONDS)) {
+        agent.timeline().add(key, name, Mark.SIGKILL, "");
+        slot.process.kill();
+      }
+      slot.exited.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The pod is being deleted: stop every container in parallel, then remove the pod from the API. */
+  void terminate(long graceSeconds) {
+    synchronized (this) {
+      if (terminating || stopped) {
+        return;
+      }
+      terminating = true;
+    }
+    agent.timeline().add(key, null, Mark.DELETE_OBSERVED, "grace period " + graceSeconds + " s");
+    agent.executor().submit(() -> {
+      List<Future<?>> kills = new ArrayList<>();
+      for (Slot slot : slots) {
+        kills.add(agent.executor().submit(() -> killContainer(slot, graceSeconds, "Killing")));
+      }
+      for (Future<?> kill : kills) {
+        try {
+          kill.get();
+        } catch (ExecutionException e) {
+          LOG.log(Level.WARNING, "stopping " + key, e);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      for (Slot slot : slots) {
+        finish(slot, 0, "Completed", null);
+      }
+      publishStatus();
+      closeNetwork();
+      try {
+        agent.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+            .withGracePeriod(0).delete();
+      } catch (KubernetesClientException e) {
+        if (!agent.closed()) {
+          LOG.log(Level.WARNING, "cannot remove pod " + key, e);
+        }
+      }
+    });
+  }
+
+  /** Kills everything at once (the pod was removed from the API, or the node is shutting down). */
+  void stop() {
+    synchronized (this) {
+      stopped = true;
+    }
+    for (Slot slot : slots) {
+      if (slot.process != null && slot.process.process.isAlive()) {
+        agent.timeline().add(key, slot.spec.getName(), Mark.SIGKILL, "pod removed");
+        slot.process.kill();
+        slot.process.process.onExit().join();
+      }
+    }
+    closeNetwork();
+  }
+
+  private synchronized void closeNetwork() {
+    if (network != null) {
+      network.close();
+      network = null;
+    }
+  }
+
+  /** Whether any process of this pod may still run. */
+  boolean active() {
+    return slots.stream().anyMatch(s -> s.process != null && s.process.process.isAlive());
+  }
+
+  /** The container's output so far (empty before it starts). */
+  String log(String container) {
+    return slots.stream().filter(s -> s.spec.getName().equals(container) && s.log != null).findFirst()
+        .map(s -> s.log.text()).orElse("");
+  }
+
+  private synchronized PodStatus status() {
+    List<ContainerStatus> statuses = new ArrayList<>();
+    boolean allTerminated = true;
+    boolean anyRunning = false;
+    boolean allReady = true;
+    boolean allZero = true;
+    for (Slot slot : slots) {
+      ContainerState state;
+      if (slot.exitCode != null) {
+        state = new ContainerStateBuilder().withNewTerminated().withExitCode(slot.exitCode).withReason(slot.reason)
+            .withMessage(slot.message).withStartedAt(time(slot.startedAt)).withFinishedAt(time(slot.finishedAt))
+            .endTerminated().build();
+        allZero &= slot.exitCode == 0;
+      } else if (slot.running) {
+        state = new ContainerStateBuilder().withNewRunning().withStartedAt(time(slot.startedAt)).endRunning().build();
+        anyRunning = true;
+      } else {
+        state = new ContainerStateBuilder().withNewWaiting().withReason("ContainerCreating").endWaiting().build();
+      }
+      allTerminated &= slot.exitCode != null;
+      allReady &= slot.running;
+      statuses.add(new ContainerStatusBuilder().withName(slot.spec.getName()).withImage(slot.spec.getImage())
+          .withImageID("").withContainerID(slot.process == null ? null : "hooklens://" + slot.process.process.pid())
+          .withReady(slot.running).withStarted(slot.running).withRestartCount(0).withState(state).build());
+    }
+    String phase = allTerminated ? (allZero ? "Succeeded" : "Failed") : anyRunning ? "Running" : "Pending";
+    String ready = allReady ? "True" : "False";
+    String now = time(startTime);
+    return new PodStatusBuilder().withPhase(phase).withHostIP("127.0.0.1").withPodIP("127.0.0.1")
+        .withStartTime(now)
+        .withConditions(condition("PodScheduled", "True", now), condition("Initialized", "True", now),
+            condition("ContainersReady", ready, now), condition("Ready", ready, now))
+        .withContainerStatuses(statuses).build();
+  }
+
+  private static PodCondition condition(String type, String status, String time) {
+    PodCondition condition = new PodCondition();
+    condition.setType(type);
+    condition.setStatus(status);
+    condition.setLastTransitionTime(time);
+    return condition;
+  }
+
+  private static String time(Instant instant) {
+    return instant == null ? null : instant.truncatedTo(ChronoUnit.SECONDS).toString();
+  }
+
+  // Built and sent under one lock, so that an older status never overwrites a newer one.
+  private void publishStatus() {
+    synchronized (statusLock) {
+      // A JSON patch replaces the whole status; a merge patch would merge the mock's container lists.
+      sendStatus(Serialization.asJson(List.of(Map.of("op", "add", "path", "/status", "value", status()))));
+    }
+  }
+
+  private void sendStatus(String body) {
+    try {
+      agent.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+          .subresource("status").patch(PatchContext.of(PatchType.JSON), body);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404 && !agent.closed()) {
+        LOG.log(Level.WARNING, "cannot write status of " + key, e);
+      }
+    }
+  }
+}

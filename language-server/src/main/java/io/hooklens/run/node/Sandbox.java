@@ -1,0 +1,252 @@
+package io.hooklens.run.node;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts a pod's processes. Isolated (bubblewrap present and usable): each pod gets a network namespace
+ * with only its own loopback, held by a sleeping holder process; each container runs in it with
+ * {@code nsenter}, inside bubblewrap with a read-only root, a private {@code /tmp}, its own PID
+ * namespace (the command is PID 1, as in a container) and {@code --die-with-parent}; exec hooks enter the
+ * container's namespaces. Plain: each container is a process group of its own on the host's network and
+ * filesystem.
+ */
+final class Sandbox {
+  static final String MARKER = "HOOKLENS_NODE";
+  private static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+  // Sends one request and succeeds on any HTTP answer: the kubelet ignores a lifecycle hook's status code.
+  private static final String HTTP_GET = """
+      exec 3<>"/dev/tcp/$1/$2" || exit 1
+      printf '%s' "$3" >&3
+      IFS= read -r line <&3 || { echo "no response from $1:$2"; exit 2; }
+      printf '%s\\n' "${line%$'\\r'}"
+      case "$line" in HTTP/*) exit 0;; *) exit 3;; esac
+      """;
+
+  private final boolean isolated;
+  private final String marker;
+
+  private Sandbox(boolean isolated, String marker) {
+    this.isolated = isolated;
+    this.marker = marker;
+  }
+
+  /** Isolated when bubblewrap can create the namespaces here, else plain. */
+  static Sandbox detect(String marker) {
+    return new Sandbox(bubblewrapWorks(), marker);
+  }
+
+  static Sandbox plain(String marker) {
+    return new Sandbox(false, marker);
+  }
+
+  private static boolean bubblewrapWorks() {
+    try {
+      Process probe = new ProcessBuilder("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+          "--unshare-net", "--unshare-pid", "--die-with-parent", "nsenter", "--version")
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  boolean isolated() {
+    return isolated;
+  }
+
+  /** A pod's network: in isolated mode a holder process whose namespace the containers join. */
+  final class PodNetwork implements AutoCloseable {
+    private final Process holder;
+    private final long namespacePid;
+
+    private PodNetwork(Process holder, long namespacePid) {
+      this.holder = holder;
+      this.namespacePid = namespacePid;
+    }
+
+    private List<String> enter() {
+      return holder == null ? List.of() : List.of("nsenter", "--net=/proc/" + namespacePid + "/ns/net", "--");
+    }
+
+    @Override
+    public void close() {
+      if (holder != null) {
+        holder.destroyForcibly();
+        holder.onExit().join();
+      }
+    }
+  }
+
+  PodNetwork openNetwork() throws IOException {
+    if (!isolated) {
+      return new PodNetwork(null, -1);
+    }
+    Process holder = start(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net",
+        "--unshare-pid", "--die-with-parent", "sleep", "infinity"), Map.of(), null);
+    String own = Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (System.nanoTime() < deadline && holder.isAlive()) {
+      Optional<ProcessHandle> inside = holder.descendants().filter(p -> !own.equals(netNamespace(p.pid())))
+          .findFirst();
+      if (inside.isPresent()) {
+        return new PodNetwork(holder, inside.get().pid());
+      }
+      sleepBriefly();
+    }
+    holder.destroyForcibly();
+    throw new IOException("bubblewrap did not create the pod's network namespace");
+  }
+
+  private static String netNamespace(long pid) {
+    return link("/proc/" + pid + "/ns/net");
+  }
+
+  private static String link(String path) {
+    try {
+      return Files.readSymbolicLink(Path.of(path)).toString();
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /** A container's process: the outer process Java started, and the container's own main process. */
+  final class ContainerProcess {
+    final Process process;
+
+    private ContainerProcess(Process process) {
+      this.process = process;
+    }
+
+    /** The container's PID 1 (isolated) or the process group leader (plain), once it exists. */
+    Optional<ProcessHandle> main() {
+      if (!isolated) {
+        return Optional.of(process.toHandle());
+      }
+      return process.children().findFirst();
+    }
+
+    void terminate() {
+      main().ifPresent(ProcessHandle::destroy);
+    }
+
+    /** After the main process ended: its PID namespace took the rest along; a process group must be killed. */
+    void reap() {
+      if (!isolated) {
+        killGroup(process.pid());
+      }
+    }
+
+    /** SIGKILL to everything in the container: its PID namespace, or its process group. */
+    void kill() {
+      if (isolated) {
+        main().ifPresent(ProcessHandle::destroyForcibly);
+      } else if (process.isAlive()) {
+        killGroup(process.pid());
+      }
+      process.destroyForcibly();
+    }
+  }
+
+  ContainerProcess startContainer(PodNetwork network, String hostname, List<String> argv, Map<String, String> env,
+      String workingDir) throws IOException {
+    List<String> command = new ArrayList<>(List.of("setsid"));
+    if (isolated) {
+      command.addAll(network.enter());
+      command.addAll(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+          "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", hostname, "--as-pid-1",
+          "--die-with-parent", "--new-session"));
+      if (workingDir != null) {
+        command.addAll(List.of("--chdir", workingDir));
+      }
+      command.add("--");
+    }
+    command.addAll(argv);
+    ContainerProcess container = new ContainerProcess(start(command, env, isolated ? null : workingDir));
+    if (isolated) {
+      awaitExec(container.process);
+    }
+    return container;
+  }
+
+  // Started means the command runs in its namespaces, as when a runtime's StartContainer returns: until
+  // bubblewrap's child has executed it, hooks would enter half-built namespaces.
+  private static void awaitExec(Process outer) {
+    String bwrap = executable(outer.pid());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (System.nanoTime() < deadline && outer.isAlive()) {
+      Optional<ProcessHandle> child = outer.children().findFirst();
+      if (child.isPresent() && !bwrap.equals(executable(child.get().pid()))) {
+        return;
+      }
+      sleepBriefly();
+    }
+  }
+
+  private static String executable(long pid) {
+    return link("/proc/" + pid + "/exe");
+  }
+
+  /** An exec hook: inside the container's namespaces (isolated), else a process group next to it. */
+  Process startExec(ContainerProcess container, List<String> argv, Map<String, String> env) throws IOException {
+    List<String> command = new ArrayList<>();
+    if (isolated) {
+      long pid = container.main().orElseThrow(() -> new IOException("container has no process")).pid();
+      command.addAll(List.of("nsenter", "--target", String.valueOf(pid), "--mount", "--net", "--pid", "--ipc",
+          "--uts", "--wd", "--"));
+    } else {
+      command.add("setsid");
+    }
+    command.addAll(argv);
+    return start(command, env, null);
+  }
+
+  /** An HTTP GET sent from inside the pod's network namespace (plain: from the host). */
+  Process startHttpGet(PodNetwork network, String host, int port, String request) throws IOException {
+    List<String> command = new ArrayList<>(network.enter());
+    command.addAll(List.of("bash", "-c", HTTP_GET, "bash", host, String.valueOf(port), request));
+    return start(command, Map.of(), null);
+  }
+
+  private Process start(List<String> command, Map<String, String> env, String workingDir) throws IOException {
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    Map<String, String> environment = builder.environment();
+    environment.clear();
+    environment.put("PATH", PATH);
+    environment.putAll(env);
+    environment.put(MARKER, marker);
+    if (workingDir != null) {
+      builder.directory(Path.of(workingDir).toFile());
+    }
+    return builder.start();
+  }
+
+  // Without PID namespaces a container's children may outlive its main process; the group takes them all.
+  static void killGroup(long pgid) {
+    try {
+      new ProcessBuilder("bash", "-c", "kill -KILL -- -\"$1\" 2>/dev/null", "bash", String.valueOf(pgid))
+          .start().waitFor(5, TimeUnit.SECONDS);
+    } catch (IOException e) {
+      ProcessHandle.of(pgid).ifPresent(ProcessHandle::destroyForcibly);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(5);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

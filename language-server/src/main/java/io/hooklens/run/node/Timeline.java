@@ -1,0 +1,68 @@
+package io.hooklens.run.node;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the node did and when, on the monotonic clock: hook starts and ends, signals, exits. Reports and
+ * timelines read it; the API only gets second-precision timestamps.
+ */
+public final class Timeline {
+  /** A point on the timeline. */
+  public enum Mark {
+    CONTAINER_STARTED, POST_START_STARTED, POST_START_ENDED, RUNNING,
+    DELETE_OBSERVED, PRE_STOP_STARTED, PRE_STOP_ENDED, PRE_STOP_ABANDONED,
+    SIGTERM, SIGKILL, EXITED, WARNING
+  }
+
+  /**
+   * One entry. {@code nanos} counts from the timeline's origin; {@code failed} is set on hook ends that
+   * failed; {@code detail} is a message or exit status, {@code output} what a hook printed.
+   */
+  public record Entry(long nanos, String pod, String container, Mark mark, boolean failed, String detail,
+      String output) {
+    public double seconds() {
+      return nanos / 1e9;
+    }
+  }
+
+  private final long origin = System.nanoTime();
+  private final List<Entry> entries = new ArrayList<>();
+
+  Entry add(String pod, String container, Mark mark, boolean failed, String detail, String output) {
+    Entry entry = new Entry(System.nanoTime() - origin, pod, container, mark, failed, detail, output);
+    synchronized (entries) {
+      entries.add(entry);
+    }
+    return entry;
+  }
+
+  Entry add(String pod, String container, Mark mark, String detail) {
+    return add(pod, container, mark, false, detail, "");
+  }
+
+  public List<Entry> entries() {
+    synchronized (entries) {
+      return List.copyOf(entries);
+    }
+  }
+
+  /** Entries of one pod ({@code namespace/name}), in order. */
+  public List<Entry> of(String pod) {
+    List<Entry> result = new ArrayList<>();
+    for (Entry entry : entries()) {
+      if (entry.pod().equals(pod)) {
+        result.add(entry);
+      }
+    }
+    return result;
+  }
+
+  /** The first entry with this mark for the pod and container (a null container matches any). */
+  public Optional<Entry> first(String pod, String container, Mark mark) {
+    return of(pod).stream()
+        .filter(e -> e.mark() == mark && (container == null || container.equals(e.container())))
+        .findFirst();
+  }
+}

@@ -1,0 +1,376 @@
+package io.hooklens.run.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.LifecycleHandler;
+import io.fabric8.kubernetes.api.model.LifecycleHandlerBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.hooklens.run.cluster.EmbeddedCluster;
+import io.hooklens.run.node.Timeline.Entry;
+import io.hooklens.run.node.Timeline.Mark;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The node agent with real processes in bubblewrap: each test creates a pod through the fabric8 client,
+ * deletes it as a user would, and reads events and status from the API; signal times come from the agent's
+ * timeline.
+ */
+class NodeAgentTest {
+  private static final long TOLERANCE_MS = 200;
+  // As PID 1 in its sandbox the shell gets SIGTERM only through a trap.
+  private static final List<String> STOPS_ON_TERM =
+      List.of("sh", "-c", "trap 'exit 0' TERM; while :; do sleep 0.05; done");
+  private static final List<String> IGNORES_TERM =
+      List.of("sh", "-c", "trap '' TERM; while :; do sleep 0.05; done");
+
+  private static EmbeddedCluster cluster;
+  private static NodeAgent agent;
+  private static KubernetesClient client;
+
+  @BeforeAll
+  static void start() {
+    cluster = EmbeddedCluster.start();
+    client = cluster.client();
+    agent = NodeAgent.start(client);
+    assertTrue(agent.isolated(), "bubblewrap must be installed (run-tests installs it)");
+  }
+
+  @AfterAll
+  static void stop() {
+    agent.close();
+    cluster.close();
+  }
+
+  private static LifecycleHandler exec(String... command) {
+    return new LifecycleHandlerBuilder().withNewExec().withCommand(command).endExec().build();
+  }
+
+  private static LifecycleHandler sleep(long seconds) {
+    return new LifecycleHandlerBuilder().withNewSleep().withSeconds(seconds).endSleep().build();
+  }
+
+  private static Pod pod(String name, long grace, List<String> command, LifecycleHandler postStart,
+      LifecycleHandler preStop) {
+    return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
+        .withTerminationGracePeriodSeconds(grace)
+        .addNewContainer().withName("app").withImage("debian:12").withCommand(command)
+        .addNewEnv().withName("GREETING").withValue("hello").endEnv()
+        .withNewLifecycle().withPostStart(postStart).withPreStop(preStop).endLifecycle()
+        .endContainer().endSpec().build();
+  }
+
+  /** Every state of a pod as a watching user sees it, until it is deleted. */
+  private static final class History implements AutoCloseable {
+    final List<Pod> seen = new CopyOnWriteArrayList<>();
+    volatile boolean deleted;
+    final Watch watch;
+    final String name;
+
+    History(String name) {
+      this.name = name;
+      watch = client.pods().withName(name).watch(new Watcher<Pod>() {
+        @Override
+        public void eventReceived(Action action, Pod pod) {
+          if (action == Action.DELETED) {
+            deleted = true;
+          } else {
+            seen.add(pod);
+          }
+        }
+
+        @Override
+        public void onClose(WatcherException cause) {
+        }
+      });
+    }
+
+    Pod await(Predicate<Pod> condition, long millis) throws InterruptedException {
+      long deadline = System.currentTimeMillis() + millis;
+      while (System.currentTimeMillis() < deadline) {
+        for (Pod pod : seen) {
+          if (condition.test(pod)) {
+            return pod;
+          }
+        }
+        Thread.sleep(20);
+      }
+      fail("pod never reached the expected state; seen: " + seen.stream().map(NodeAgentTest::describe).toList()
+          + "; node timeline: " + agent.timeline().of("default/" + name));
+      return null;
+    }
+
+    void awaitDeleted(long millis) throws InterruptedException {
+      long deadline = System.currentTimeMillis() + millis;
+      while (!deleted && System.currentTimeMillis() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue(deleted, "pod was not removed");
+    }
+
+    ContainerStatus last() {
+      List<ContainerStatus> statuses = seen.get(seen.size() - 1).getStatus().getContainerStatuses();
+      return statuses.get(0);
+    }
+
+    @Override
+    public void close() {
+      watch.close();
+    }
+  }
+
+  private static String describe(Pod pod) {
+    return pod.getStatus() == null ? "no status" : pod.getStatus().getPhase() + " "
+        + pod.getStatus().getContainerStatuses();
+  }
+
+  private static boolean running(Pod pod) {
+    return pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null
+        && pod.getStatus().getContainerStatuses().stream().allMatch(c -> c.getState().getRunning() != null);
+  }
+
+  private static boolean terminated(Pod pod) {
+    return pod.getStatus() != null && pod.getStatus().getContainerStatuses() != null
+        && pod.getStatus().getContainerStatuses().stream().allMatch(c -> c.getState().getTerminated() != null);
+  }
+
+  private static List<Event> events(String pod) {
+    return client.v1().events().list().getItems().stream()
+        .filter(e -> pod.equals(e.getInvolvedObject().getName())).toList();
+  }
+
+  private static List<String> reasons(String pod) {
+    return events(pod).stream().map(Event::getReason).toList();
+  }
+
+  private static Entry mark(String pod, Mark mark) {
+    return agent.timeline().first("default/" + pod, null, mark)
+        .orElseThrow(() -> new AssertionError(mark + " missing: " + agent.timeline().of("default/" + pod)));
+  }
+
+  private static boolean has(String pod, Mark mark) {
+    return agent.timeline().first("default/" + pod, null, mark).isPresent();
+  }
+
+  private static void assertAfter(Entry from, Entry to, double seconds) {
+    long actual = (to.nanos() - from.nanos()) / 1_000_000;
+    long expected = Math.round(seconds * 1000);
+    assertTrue(Math.abs(actual - expected) <= TOLERANCE_MS,
+        to.mark() + " came " + actual + " ms after " + from.mark() + ", expected " + expected + " ms; node timeline: "
+            + agent.timeline().of(to.pod()));
+  }
+
+  /** The node stopped waiting for preStop ({@code end}) and sent SIGTERM at {@code term}, SIGKILL at {@code kill}. */
+  private static void assertSignals(History history, Mark end, double term, double kill) {
+    Entry started = mark(history.name, Mark.PRE_STOP_STARTED);
+    assertAfter(started, mark(history.name, end), term);
+    assertAfter(started, mark(history.name, Mark.SIGTERM), term);
+    assertAfter(started, mark(history.name, Mark.SIGKILL), kill);
+    assertEquals(137, history.last().getState().getTerminated().getExitCode());
+  }
+
+  /** Creates the pod, waits until it runs, deletes it, waits until it is gone. */
+  private static History runAndDelete(Pod pod) throws InterruptedException {
+    String name = pod.getMetadata().getName();
+    History history = new History(name);
+    client.pods().resource(pod).create();
+    history.await(NodeAgentTest::running, 20_000);
+    client.pods().withName(name).delete();
+    history.awaitDeleted(20_000);
+    return history;
+  }
+
+  @Test
+  void aPreStopThatSucceedsRunsBeforeSigterm() throws InterruptedException {
+    try (History history = runAndDelete(pod("prestop-ok", 3, STOPS_ON_TERM, null,
+        exec("sh", "-c", "echo $GREETING from prestop")))) {
+      Entry ended = mark("prestop-ok", Mark.PRE_STOP_ENDED);
+      assertFalse(ended.failed(), ended.detail());
+      assertEquals("hello from prestop\n", ended.output());
+      assertTrue(mark("prestop-ok", Mark.SIGTERM).nanos() >= ended.nanos());
+      assertFalse(has("prestop-ok", Mark.SIGKILL));
+      assertEquals(0, history.last().getState().getTerminated().getExitCode());
+      assertEquals(List.of("Scheduled", "Created", "Started", "Killing"), reasons("prestop-ok"));
+    }
+  }
+
+  @Test
+  void aFailingPreStopRecordsAnEventAndTheStopGoesOn() throws InterruptedException {
+    try (History history = runAndDelete(pod("prestop-fails", 3, STOPS_ON_TERM, null, exec("sh", "-c", "exit 3")))) {
+      assertTrue(mark("prestop-fails", Mark.PRE_STOP_ENDED).failed());
+      Event failed = events("prestop-fails").stream().filter(e -> "FailedPreStopHook".equals(e.getReason()))
+          .findFirst().orElseThrow();
+      assertEquals("Warning", failed.getType());
+      assertEquals("PreStopHook failed", failed.getMessage());
+      assertEquals("spec.containers{app}", failed.getInvolvedObject().getFieldPath());
+      assertTrue(failed.getFirstTimestamp() != null);
+      assertAfter(mark("prestop-fails", Mark.PRE_STOP_ENDED), mark("prestop-fails", Mark.SIGTERM), 0);
+      assertEquals(0, history.last().getState().getTerminated().getExitCode());
+    }
+  }
+
+  @Test
+  void aHangingPreStopIsAbandonedAtTheGracePeriodAndTheAppKilledTwoSecondsLater() throws InterruptedException {
+    try (History history = runAndDelete(pod("prestop-hangs", 2, IGNORES_TERM, null, exec("sleep", "100")))) {
+      assertSignals(history, Mark.PRE_STOP_ABANDONED, 2, 4);
+      // The hook dies with the container, which is when the kubelet's hook call fails.
+      assertTrue(reasons("prestop-hangs").contains("FailedPreStopHook"));
+    }
+  }
+
+  @Test
+  void aPreStopOverrunningTheGracePeriodGetsTheMinimumStopTime() throws InterruptedException {
+    // grace 3 s, preStop 2.5 s: 3 - 2 (whole seconds) = 1, raised to 2: SIGKILL at 4.5 s, past the grace.
+    try (History history = runAndDelete(pod("prestop-overruns", 3, IGNORES_TERM, null, exec("sleep", "2.5")))) {
+      assertSignals(history, Mark.PRE_STOP_ENDED, 2.5, 4.5);
+      assertFalse(has("prestop-overruns", Mark.PRE_STOP_ABANDONED));
+      assertFalse(reasons("prestop-overruns").contains("FailedPreStopHook"));
+    }
+  }
+
+  @Test
+  void aSleepHookWaitsInTheNode() throws InterruptedException {
+    try (History history = runAndDelete(pod("prestop-sleep", 3, STOPS_ON_TERM, null, sleep(1)))) {
+      Entry started = mark("prestop-sleep", Mark.PRE_STOP_STARTED);
+      assertAfter(started, mark("prestop-sleep", Mark.SIGTERM), 1);
+      assertFalse(reasons("prestop-sleep").contains("FailedPreStopHook"));
+      assertEquals(0, history.last().getState().getTerminated().getExitCode());
+    }
+  }
+
+  @Test
+  void aTcpSocketHookFailsAsTheKubeletFailsIt() throws InterruptedException {
+    LifecycleHandler tcp = new LifecycleHandlerBuilder().withNewTcpSocket().withNewPort(8080).endTcpSocket().build();
+    try (History history = runAndDelete(pod("prestop-tcp", 2, STOPS_ON_TERM, null, tcp))) {
+      assertTrue(mark("prestop-tcp", Mark.PRE_STOP_ENDED).detail().contains("invalid handler"));
+      assertTrue(reasons("prestop-tcp").contains("FailedPreStopHook"));
+    }
+  }
+
+  @Test
+  void postStartRunsWithTheEntrypointAndTheContainerRunsOnlyAfterIt() throws InterruptedException {
+    String name = "poststart-ok";
+    try (History history = runAndDelete(pod(name, 2, List.of("sh", "-c",
+            "touch /tmp/started; trap 'exit 0' TERM; while :; do sleep 0.05; done"),
+        exec("sh", "-c", "sleep 1; test -e /tmp/started"), null))) {
+      assertFalse(mark(name, Mark.POST_START_ENDED).failed(), "the entrypoint ran while postStart slept");
+      assertTrue(history.seen.stream().anyMatch(p -> p.getStatus() != null
+          && p.getStatus().getContainerStatuses() != null
+          && "ContainerCreating".equals(p.getStatus().getContainerStatuses().get(0).getState().getWaiting() == null
+              ? null : p.getStatus().getContainerStatuses().get(0).getState().getWaiting().getReason())),
+          "waiting while postStart runs");
+      assertAfter(mark(name, Mark.CONTAINER_STARTED), mark(name, Mark.RUNNING), 1);
+    }
+  }
+
+  @Test
+  void aFailingPostStartKillsTheContainer() throws InterruptedException {
+    String name = "poststart-fails";
+    History history = new History(name);
+    try (history) {
+      client.pods().resource(pod(name, 1, IGNORES_TERM, exec("sh", "-c", "exit 1"), null)).create();
+      Pod done = history.await(NodeAgentTest::terminated, 20_000);
+      assertEquals("Failed", done.getStatus().getPhase());
+      assertEquals(137, done.getStatus().getContainerStatuses().get(0).getState().getTerminated().getExitCode());
+      assertTrue(history.seen.stream().noneMatch(NodeAgentTest::running), "never Running");
+      Event failed = events(name).stream().filter(e -> "FailedPostStartHook".equals(e.getReason())).findFirst()
+          .orElseThrow();
+      assertEquals("PostStartHook failed", failed.getMessage());
+      // Killed with the pod's grace period (1 s), raised to the 2 s minimum.
+      assertAfter(mark(name, Mark.SIGTERM), mark(name, Mark.SIGKILL), 2);
+      client.pods().withName(name).delete();
+      history.awaitDeleted(5_000);
+    }
+  }
+
+  @Test
+  void anHttpGetPreStopReachesTheContainersOwnServerInThePodNetwork() throws Exception {
+    String java = ProcessHandle.current().info().command().orElseThrow();
+    String classes = Path.of(TinyHttpServer.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        .toString();
+    LifecycleHandler http = new LifecycleHandlerBuilder().withNewHttpGet().withPath("/shutdown")
+        .withNewPort("http").endHttpGet().build();
+    Pod pod = new PodBuilder(pod("prestop-http", 3,
+        List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classes, TinyHttpServer.class.getName(), "8080"),
+        exec("sh", "-c", "until [ -e /tmp/listening ]; do sleep 0.05; done"), http))
+        .editSpec().editFirstContainer().addNewPort().withName("http").withContainerPort(8080).endPort()
+        .endContainer().endSpec().build();
+    try (History history = runAndDelete(pod)) {
+      Entry ended = mark("prestop-http", Mark.PRE_STOP_ENDED);
+      assertFalse(ended.failed(), ended.detail());
+      assertTrue(ended.output().startsWith("HTTP/1.1 200"), ended.output());
+      assertEquals(42, history.last().getState().getTerminated().getExitCode(), "the server got the request");
+      assertFalse(reasons("prestop-http").contains("FailedPreStopHook"));
+    }
+  }
+
+  @Test
+  void anHttpGetToAPortNobodyServesFails() throws InterruptedException {
+    LifecycleHandler http = new LifecycleHandlerBuilder().withNewHttpGet().withPath("/").withNewPort(8081)
+        .endHttpGet().build();
+    try (History history = runAndDelete(pod("prestop-http-closed", 2, STOPS_ON_TERM, null, http))) {
+      assertTrue(mark("prestop-http-closed", Mark.PRE_STOP_ENDED).failed());
+      assertTrue(reasons("prestop-http-closed").contains("FailedPreStopHook"));
+    }
+  }
+
+  @Test
+  void aHookCannotWriteOutsideItsSandbox() throws InterruptedException {
+    Path target = Path.of("/var/tmp/hooklens-escape-" + ProcessHandle.current().pid());
+    try (History history = runAndDelete(pod("escape-write", 2, STOPS_ON_TERM, null,
+        exec("sh", "-c", "echo x > " + target + " && echo WROTE")))) {
+      Entry ended = mark("escape-write", Mark.PRE_STOP_ENDED);
+      assertTrue(ended.failed());
+      assertTrue(ended.output().contains("Read-only file system"), ended.output());
+      assertFalse(Files.exists(target));
+    }
+  }
+
+  @Test
+  void aHookCannotReachTheNetworkOutsideItsPod() throws Exception {
+    try (ServerSocketChannel host = ServerSocketChannel.open()) {
+      host.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      host.configureBlocking(false);
+      int port = ((InetSocketAddress) host.getLocalAddress()).getPort();
+      try (History history = runAndDelete(pod("escape-net", 2, STOPS_ON_TERM, null,
+          exec("bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo CONNECTED")))) {
+        Entry ended = mark("escape-net", Mark.PRE_STOP_ENDED);
+        assertTrue(ended.failed());
+        assertFalse(ended.output().contains("CONNECTED"), ended.output());
+        assertEquals(null, host.accept(), "the host's loopback was reached");
+      }
+    }
+  }
+
+  @Test
+  void unsupportedEnvIsLeftUnsetWithAWarning() throws InterruptedException {
+    Pod pod = new PodBuilder(pod("env-from", 2, STOPS_ON_TERM, null, exec("sh", "-c", "echo ${SECRET-unset}")))
+        .editSpec().editFirstContainer().addNewEnv().withName("SECRET").withNewValueFrom().withNewSecretKeyRef()
+        .withName("s").withKey("k").endSecretKeyRef().endValueFrom().endEnv().endContainer().endSpec().build();
+    try (History history = runAndDelete(pod)) {
+      assertTrue(mark("env-from", Mark.WARNING).detail().contains("SECRET"));
+      assertEquals("unset\n", mark("env-from", Mark.PRE_STOP_ENDED).output());
+      assertTrue(Objects.nonNull(history.last()));
+    }
+  }
+}
