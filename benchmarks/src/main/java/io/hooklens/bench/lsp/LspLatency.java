@@ -45,7 +45,7 @@ import org.eclipse.lsp4j.VersionedTextDocumentIdentifier;
  *       waits for all their diagnostics, lets the JVM collect garbage and reads it again.
  * </ol>
  *
- * <p>Usage: {@code LspLatency [--repo DIR] [--lines 5000] [--edits 200] [--warmup 100] [--docs 500]
+ * <p>Usage: {@code LspLatency [--repo DIR] [--lines 5000] [--edits 300] [--warmup 300] [--docs 500]
  * [--corpus DIR] [--skip-yaml-ls] [--skip-memory]}
  */
 public final class LspLatency {
@@ -54,8 +54,8 @@ public final class LspLatency {
   private Path repo = Path.of("").toAbsolutePath();
   private Path corpus;
   private int lines = 5000;
-  private int edits = 200;
-  private int warmup = 100;
+  private int edits = 300;
+  private int warmup = 300;
   private int docs = 500;
   private boolean yamlLs = true;
   private boolean memory = true;
@@ -104,8 +104,8 @@ public final class LspLatency {
     System.out.printf(Locale.ROOT, "manifest: %s, %d lines, %d documents, %d planted problems, %d edit sites%n",
         file, manifest.lines(), manifest.text().split("(?m)^---$").length - 1, manifest.plantedProblems(),
         manifest.sites().size());
-    System.out.printf(Locale.ROOT, "edits: %d warm-up, %d measured; machine: %d cores, Java %s%n", warmup, edits,
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+    System.out.printf(Locale.ROOT, "edits: %d warm-up, %d measured; machine: %d cores, Java %s, load average %s%n",
+        warmup, edits, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), load());
 
     Hooklens ours = hooklens(file, manifest, changes);
     System.out.println();
@@ -114,6 +114,7 @@ public final class LspLatency {
         ours.firstMs, ours.firstCount);
     System.out.println("  didChange -> publishDiagnostics: " + Stats.of(ours.samples)
         + "  (diagnostics per version: " + range(ours.counts) + ")");
+    System.out.printf(Locale.ROOT, "  server CPU time per measured edit: %.1f ms%n", ours.cpuPerEditMs);
     for (Completion c : ours.completions) {
       System.out.println("  completion " + c.where + ": " + (c.samples == null ? "not available (the server does"
           + " not offer completionProvider)" : Stats.of(c.samples) + " (" + c.items + " items)"));
@@ -133,10 +134,13 @@ public final class LspLatency {
             b.firstMs, b.firstCount);
         System.out.println("  didChange -> publishDiagnostics: " + Stats.of(b.samples)
             + "  (diagnostics per version: " + range(b.counts) + ")");
+        System.out.printf(Locale.ROOT, "  server CPU time per measured edit: %.1f ms%n", b.cpuPerEditMs);
       }
     }
 
     Memory mem = memory ? memory() : null;
+    System.out.println();
+    System.out.println("load average at the end: " + load());
 
     System.out.println();
     System.out.println("| measure | hooklens | yaml-ls as shipped | yaml-ls, no delay |");
@@ -148,6 +152,8 @@ public final class LspLatency {
     row("diagnostics p90 (ms)", o.p90, s == null ? null : s.p90, n == null ? null : n.p90);
     row("diagnostics p99 (ms)", o.p99, s == null ? null : s.p99, n == null ? null : n.p99);
     row("diagnostics max (ms)", o.max, s == null ? null : s.max, n == null ? null : n.max);
+    row("server CPU per edit (ms)", ours.cpuPerEditMs, shipped == null ? null : shipped.cpuPerEditMs,
+        noDelay == null ? null : noDelay.cpuPerEditMs);
     if (s != null) {
       System.out.printf(Locale.ROOT, "| **speed-up p50** (yaml-ls / hooklens) | | **%.1f×** | **%.1f×** |%n",
           s.p50 / o.p50, n.p50 / o.p50);
@@ -166,6 +172,12 @@ public final class LspLatency {
       System.out.printf(Locale.ROOT, "| RSS idle, after GC (MB) | %.0f | | |%n", mem.idleMb);
       System.out.printf(Locale.ROOT, "| RSS with %d open documents, after GC (MB) | %.0f | | |%n", mem.docs, mem.loadedMb);
     }
+  }
+
+  /** The 1, 5 and 15 minute load averages: how busy the machine was while measuring. */
+  private static String load() throws IOException {
+    String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+    return f[0] + " " + f[1] + " " + f[2];
   }
 
   private static void row(String what, double ours, Double shipped, Double noDelay) {
@@ -201,7 +213,22 @@ public final class LspLatency {
   record Completion(String where, List<Double> samples, int items) {}
 
   record Hooklens(String server, double firstMs, int firstCount, List<Double> samples, List<Integer> counts,
-      List<Completion> completions) {}
+      double cpuPerEditMs, List<Completion> completions) {}
+
+  /**
+   * CPU time a process has used (user and system, all threads), from {@code /proc}: what an edit costs
+   * whatever else the machine is doing.
+   */
+  static double cpuMs(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    return ticks * 1000.0 / CLOCK_TICKS;
+  }
+
+  /** USER_HZ, which Linux fixes at 100 for /proc on every architecture Java runs on. */
+  private static final int CLOCK_TICKS = 100;
 
   private Hooklens hooklens(Path file, ManifestGenerator.Manifest manifest, List<TextDocumentContentChangeEvent> all)
       throws Exception {
@@ -215,7 +242,11 @@ public final class LspLatency {
       int version = 1;
       List<Double> samples = new ArrayList<>();
       List<Integer> counts = new ArrayList<>();
+      double cpuStart = 0;
       for (int i = 0; i < all.size(); i++) {
+        if (i == warmup) {
+          cpuStart = cpuMs(client.pid());
+        }
         version++;
         CompletableFuture<LspClient.Arrival> next = client.expect(uri, version);
         long start = System.nanoTime();
@@ -227,6 +258,7 @@ public final class LspLatency {
           counts.add(got.count());
         }
       }
+      double cpuPerEdit = (cpuMs(client.pid()) - cpuStart) / edits;
       List<Completion> completions = new ArrayList<>();
       boolean offered = client.initializeResult().getCapabilities().getCompletionProvider() != null;
       String[] text = manifest.text().split("\n", -1);
@@ -234,7 +266,7 @@ public final class LspLatency {
       completions.add(completion(client, offered, uri, "in annotations", keyPosition(text, "    helm.sh/hook-delete-policy")));
       String name = client.initializeResult().getServerInfo() == null ? "hooklens"
           : client.initializeResult().getServerInfo().getName() + " " + client.initializeResult().getServerInfo().getVersion();
-      return new Hooklens(name, firstMs, a.count(), samples, counts, completions);
+      return new Hooklens(name, firstMs, a.count(), samples, counts, cpuPerEdit, completions);
     }
   }
 
@@ -281,7 +313,7 @@ public final class LspLatency {
   }
 
   record Baseline(String server, boolean noDelay, double firstMs, int firstCount, List<Double> samples,
-      List<Integer> counts) {}
+      List<Integer> counts, double cpuPerEditMs) {}
 
   private Baseline yamlLs(Path file, Path editsFile, Path schema, boolean noDelay) throws Exception {
     Path script = repo.resolve("benchmarks/yaml-ls/latency.js");
@@ -302,7 +334,8 @@ public final class LspLatency {
     JsonObject o = JsonParser.parseString(out.strip()).getAsJsonObject();
     return new Baseline(o.get("server").getAsString() + " on Node " + o.get("node").getAsString(), noDelay,
         o.get("firstDiagnosticsMs").getAsDouble(), o.get("firstDiagnostics").getAsInt(),
-        doubles(o.getAsJsonArray("samplesMs")), ints(o.getAsJsonArray("diagnosticCounts")));
+        doubles(o.getAsJsonArray("samplesMs")), ints(o.getAsJsonArray("diagnosticCounts")),
+        o.get("cpuPerEditMs").getAsDouble());
   }
 
   private static List<Double> doubles(JsonArray a) {
