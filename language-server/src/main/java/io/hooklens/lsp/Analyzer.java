@@ -4,21 +4,23 @@ import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.yaml.DocumentChunks;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
  * Reads document snapshots with the engine and keeps the newest model of each open document, so that
  * requests about a document (its symbols, hover, inlay hints, completion) do not read it again after
- * diagnostics did.
+ * diagnostics did, and the next version's read takes the YAML documents that an edit left unchanged from it.
  */
 final class Analyzer {
   /**
    * A read snapshot.
    *
    * @param kubernetesLike whether the server reports on it at all ({@link ManifestFiles})
+   * @param chunks what the read of the document's next version reuses
    */
-  record Parsed(TextDocument document, HookDocument model, boolean kubernetesLike) {}
+  record Parsed(TextDocument document, HookDocument model, boolean kubernetesLike, DocumentChunks chunks) {}
 
   private final Linter linter;
   private final ConcurrentMap<String, Parsed> latest = new ConcurrentHashMap<>();
@@ -34,8 +36,11 @@ final class Analyzer {
       return p;
     }
     String name = ManifestFiles.lintName(doc);
-    HookDocument model = linter.parse(name, doc.text());
-    Parsed parsed = new Parsed(doc, model, ManifestFiles.kubernetesLike(model, ManifestFiles.isJson(name)));
+    // An edit usually leaves all documents of a file but one as they were: those are not read again.
+    Linter.Reread read = linter.parse(name, doc.text(), p == null ? DocumentChunks.NONE : p.chunks());
+    HookDocument model = read.document();
+    Parsed parsed = new Parsed(doc, model, ManifestFiles.kubernetesLike(model, ManifestFiles.isJson(name)),
+        read.chunks());
     latest.merge(doc.uri(), parsed, (old, neu) -> neu.document().version() >= old.document().version() ? neu : old);
     return parsed;
   }

@@ -2,7 +2,11 @@ package io.hooklens.lsp;
 
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.LintResult;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -25,6 +29,10 @@ import org.eclipse.lsp4j.services.LanguageClient;
  * only, and never those of a version the client has already replaced. A superseded validation is
  * cancelled before it starts, or dropped when it ends; it is never interrupted, since an interrupt
  * could cut a message to the client in half.
+ *
+ * <p>A document is validated by one worker at a time. An edit that arrives while its document is being
+ * validated is deferred, and the newest deferred one runs as soon as the running one ends: bursts of
+ * edits coalesce even without a debounce delay, and no worker reads a version that is already stale.
  */
 final class DiagnosticsService {
   private final DocumentStore store;
@@ -37,6 +45,10 @@ final class DiagnosticsService {
   private final AtomicLong generations = new AtomicLong();
   private final ConcurrentMap<String, Long> newest = new ConcurrentHashMap<>();
   private final ConcurrentMap<String, ScheduledFuture<?>> pending = new ConcurrentHashMap<>();
+  /** Documents a worker is validating now. Guarded by {@code this}. */
+  private final Set<String> running = new HashSet<>();
+  /** The generation to validate when a document's running validation ends. Guarded by {@code this}. */
+  private final Map<String, Long> deferred = new HashMap<>();
 
   DiagnosticsService(DocumentStore store, Analyzer analyzer, ConfigService configs, DiagnosticConverter converter,
       Supplier<LanguageClient> client, ClientLog log, ScheduledExecutorService executor) {
@@ -69,6 +81,9 @@ final class DiagnosticsService {
   /** Forgets a closed document and clears its diagnostics in the client. */
   void closed(String uri) {
     newest.remove(uri);
+    synchronized (this) {
+      deferred.remove(uri);
+    }
     ScheduledFuture<?> old = pending.remove(uri);
     if (old != null) {
       old.cancel(false);
@@ -98,6 +113,35 @@ final class DiagnosticsService {
   }
 
   private void validate(String uri, long generation) {
+    synchronized (this) {
+      if (!isNewest(uri, generation)) {
+        return;
+      }
+      if (!running.add(uri)) {
+        deferred.put(uri, generation);
+        return;
+      }
+    }
+    try {
+      check(uri, generation);
+    } finally {
+      Long next;
+      synchronized (this) {
+        running.remove(uri);
+        next = deferred.remove(uri);
+      }
+      if (next != null) {
+        long g = next;
+        try {
+          executor.execute(() -> validate(uri, g));
+        } catch (RejectedExecutionException e) {
+          // The server is shutting down; nothing is published any more.
+        }
+      }
+    }
+  }
+
+  private void check(String uri, long generation) {
     try {
       TextDocument doc = store.get(uri);
       if (doc == null || !isNewest(uri, generation)) {

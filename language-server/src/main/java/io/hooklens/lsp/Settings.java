@@ -31,7 +31,12 @@ import java.util.function.Consumer;
 public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> rules, int debounceMs) {
   /** The section name, in the client's settings and in {@code workspace/configuration} requests. */
   public static final String SECTION = "hooklens";
-  public static final int DEFAULT_DEBOUNCE_MS = 150;
+  /**
+   * No wait by default: a validation of a 5,000-line file takes milliseconds, and edits that arrive
+   * while a document is being validated coalesce into one validation of the newest text
+   * ({@link DiagnosticsService}). A delay only keeps diagnostics quiet while typing, for who wants that.
+   */
+  public static final int DEFAULT_DEBOUNCE_MS = 0;
   /** A longer wait would read as a broken server rather than a patient one. */
   public static final int MAX_DEBOUNCE_MS = 10_000;
   public static final Settings DEFAULT = new Settings(new TargetSettings(null), Map.of(), DEFAULT_DEBOUNCE_MS);

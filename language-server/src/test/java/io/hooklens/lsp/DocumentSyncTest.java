@@ -3,9 +3,20 @@ package io.hooklens.lsp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.RuleRegistry;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.rules.BuiltInRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.lsp4j.Diagnostic;
 import org.eclipse.lsp4j.DidCloseTextDocumentParams;
 import org.eclipse.lsp4j.Position;
@@ -134,6 +145,54 @@ class DocumentSyncTest {
       assertEquals(List.of(1, 11), session.client.publications(uri).stream()
           .map(PublishDiagnosticsParams::getVersion).toList());
       assertTrue(last.getDiagnostics().stream().anyMatch(d -> d.getCode().getLeft().equals("HL201")));
+    }
+  }
+
+  /** A rule that holds its first check until the test releases it, so that edits pile up meanwhile. */
+  @RuleInfo(id = "HL998", name = "holds-first-check", summary = "Holds its first check until released",
+      severity = Severity.INFO, remediation = "Release it.", messages = @Message(id = "never", text = "never reported"))
+  static final class HoldsFirstCheck implements Rule {
+    final CountDownLatch started = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+    final AtomicInteger checks = new AtomicInteger();
+
+    @Override
+    public void check(HookDocument doc, RuleContext ctx) {
+      if (checks.incrementAndGet() == 1) {
+        started.countDown();
+        try {
+          release.await(RecordingClient.TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
+  @Test
+  void editsDuringAValidationCoalesceIntoOneValidationOfTheNewestTextWithoutADebounce() throws Exception {
+    HoldsFirstCheck holds = new HoldsFirstCheck();
+    List<Rule> rules = new ArrayList<>(BuiltInRules.all());
+    rules.add(holds);
+    String uri = "file:///work/coalesce.yaml";
+    // The default settings: no debounce delay.
+    try (LspSession session = LspSession.start(new RuleRegistry(rules), null, c -> { }, c -> { })) {
+      session.open(uri, "yaml", HEADER + BODY);
+      assertTrue(holds.started.await(RecordingClient.TIMEOUT_MS, TimeUnit.MILLISECONDS));
+      for (int v = 2; v <= 11; v++) {
+        Position end = new Position(2 + v, 0);
+        session.change(uri, v, new TextDocumentContentChangeEvent(new Range(end, end), "# edit " + v + "\r\n"));
+        // Messages are handled in order and workers take tasks in order: once this answer is back, the
+        // server has the edit and a free worker has seen its validation.
+        session.symbols(uri);
+      }
+      holds.release.countDown();
+      PublishDiagnosticsParams last = session.client.awaitDiagnostics(uri, 11);
+      assertTrue(last.getDiagnostics().stream().anyMatch(d -> d.getCode().getLeft().equals("HL201")));
+      // Version 1 was stale when its validation ended; versions 2 to 10 were never read.
+      assertEquals(List.of(11), session.client.publications(uri).stream()
+          .map(PublishDiagnosticsParams::getVersion).toList());
+      assertEquals(2, holds.checks.get());
     }
   }
 }

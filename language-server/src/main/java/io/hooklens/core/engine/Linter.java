@@ -3,6 +3,7 @@ package io.hooklens.core.engine;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.Suppression;
+import io.hooklens.core.yaml.DocumentChunks;
 import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.ParsedFile;
 import io.hooklens.core.yaml.Range;
@@ -107,6 +108,22 @@ public final class Linter {
       parsed = reader.read(source, json);
     }
     return HookDocument.of(name, parsed);
+  }
+
+  /** A file read by {@link #parse(String, String, DocumentChunks)}, and what its next read can reuse. */
+  public record Reread(HookDocument document, DocumentChunks chunks) {}
+
+  /**
+   * Reads an edited version of a file as {@link #parse(String, String)} does, taking the YAML documents
+   * whose text is unchanged from an earlier read ({@link YamlReader#read(SourceText, DocumentChunks)}).
+   * JSON and chart templates are read whole.
+   */
+  public Reread parse(String name, String text, DocumentChunks previous) {
+    if (name.toLowerCase(Locale.ROOT).endsWith(".json") || TemplateMask.needsMask(text)) {
+      return new Reread(parse(name, text), DocumentChunks.NONE);
+    }
+    DocumentChunks chunks = reader.read(new SourceText(text), previous);
+    return new Reread(HookDocument.of(name, chunks.parsed()), chunks);
   }
 
   /** Lints a document that {@link #parse(String, String)} read. */

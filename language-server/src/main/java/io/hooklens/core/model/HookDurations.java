@@ -29,6 +29,10 @@ public final class HookDurations {
       Pattern.compile("\\b(while\\s+(true|:|\\[\\s*1\\s*\\])|until\\s+false)\\b");
   private static final Pattern LOOP = Pattern.compile("\\b(while|until|for)\\b");
   private static final Pattern LOOP_EXIT = Pattern.compile("\\b(break|exit|return)\\b");
+  // Compiled once: a language server measures every hook on every edit.
+  private static final Pattern TAIL_FOLLOW = Pattern.compile("\\btail\\s+(-[a-zA-Z]*f|--follow)");
+  private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+  private static final Pattern QUOTE_ENDS = Pattern.compile("^[\"']|[\"']$");
 
   private HookDurations() {}
 
@@ -88,7 +92,7 @@ public final class HookDurations {
 
   /** Sums the foreground sleeps of a shell script. */
   public static Duration ofScript(String script) {
-    if (script.contains("sleep infinity") || script.matches("(?s).*\\btail\\s+(-[a-zA-Z]*f|--follow).*")) {
+    if (script.contains("sleep infinity") || TAIL_FOLLOW.matcher(script).find()) {
       return Duration.UNBOUNDED;
     }
     if (ENDLESS_LOOP.matcher(script).find() && !LOOP_EXIT.matcher(script).find()) {
@@ -100,7 +104,7 @@ public final class HookDurations {
       // "a & b": a runs in the background, only b is waited for.
       int amp = segment.lastIndexOf('&');
       String seg = (amp >= 0 ? segment.substring(amp + 1) : segment).trim();
-      List<String> words = List.of(seg.split("\\s+"));
+      List<String> words = List.of(WHITESPACE.split(seg));
       if (words.isEmpty()) {
         continue;
       }
@@ -123,7 +127,7 @@ public final class HookDurations {
     }
     double sum = 0;
     for (String a : args) {
-      String arg = a.replaceAll("^[\"']|[\"']$", "");
+      String arg = QUOTE_ENDS.matcher(a).replaceAll("");
       if (arg.equals("infinity") || arg.equals("inf")) {
         return Duration.UNBOUNDED;
       }

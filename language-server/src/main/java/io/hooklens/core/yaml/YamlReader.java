@@ -79,9 +79,93 @@ public final class YamlReader {
     List<ParseProblem> problems = new ArrayList<>();
     int startLine = 0;
     while (startLine >= 0) {
-      startLine = readFrom(source, text, startLine, documents, problems);
+      startLine = readFrom(source, text, startLine, text.length(), documents, problems);
     }
     return new ParsedFile(source, documents, problems);
+  }
+
+  /**
+   * Reads a YAML stream (not JSON) as {@link #read(SourceText, boolean)} does, one {@code ---} chunk at
+   * a time, taking each chunk whose text, first line and first document index are those of a chunk of
+   * {@code previous} as it was read there: an edit inside one document reads only that document. The
+   * result is the same as a fresh read's. Where that could differ (a syntax error or a refused
+   * document, which a fresh read resumes from differently; directives or {@code ...} markers, which
+   * belong to the stream), the whole text is read afresh, and the chunks are still kept for next time.
+   */
+  public DocumentChunks read(SourceText source, DocumentChunks previous) {
+    String text = source.text();
+    List<Integer> starts = chunkStarts(source);
+    if (starts == null) {
+      return new DocumentChunks(read(source, false), text, List.of());
+    }
+    List<DocumentChunks.Chunk> chunks = new ArrayList<>(starts.size());
+    List<YamlDocument> documents = new ArrayList<>();
+    List<ParseProblem> problems = new ArrayList<>();
+    boolean exact = true;
+    for (int i = 0; exact && i < starts.size(); i++) {
+      int line = starts.get(i);
+      int start = source.lineStart(line);
+      int end = i + 1 < starts.size() ? source.lineStart(starts.get(i + 1)) : text.length();
+      DocumentChunks.Chunk chunk = previous.reusable(line, documents.size(), text, start, end);
+      if (chunk == null) {
+        List<YamlDocument> docs = new ArrayList<>();
+        List<ParseProblem> found = new ArrayList<>();
+        readFrom(source, text, line, end, docs, found);
+        // Indices count from the chunk's first document.
+        List<YamlDocument> indexed = new ArrayList<>(docs.size());
+        for (YamlDocument d : docs) {
+          indexed.add(new YamlDocument(documents.size() + indexed.size(), d.root(), d.range()));
+        }
+        chunk = new DocumentChunks.Chunk(line, start, end, documents.size(), List.copyOf(indexed),
+            List.copyOf(found));
+      }
+      chunks.add(chunk);
+      documents.addAll(chunk.documents());
+      problems.addAll(chunk.problems());
+      exact = !chunk.broken();
+    }
+    ParsedFile parsed = exact ? new ParsedFile(source, documents, problems) : read(source, false);
+    return new DocumentChunks(parsed, text, chunks);
+  }
+
+  /**
+   * The first line of each chunk: line 0 and each {@code ---} line. Null when the stream has
+   * directives or {@code ...} markers, whose effect reaches past one chunk.
+   */
+  private static List<Integer> chunkStarts(SourceText source) {
+    String text = source.text();
+    List<Integer> starts = new ArrayList<>();
+    starts.add(0);
+    for (int line = 0; line < source.lineCount(); line++) {
+      int at = source.lineStart(line);
+      if (at >= text.length()) {
+        break;
+      }
+      char c = text.charAt(at);
+      if (c == '%') {
+        return null;
+      }
+      if ((c == '-' || c == '.') && isMarker(text, at, c)) {
+        if (c == '.') {
+          return null;
+        }
+        if (line > 0) {
+          starts.add(line);
+        }
+      }
+    }
+    return starts;
+  }
+
+  private static boolean isMarker(String text, int at, char c) {
+    if (at + 3 > text.length() || text.charAt(at + 1) != c || text.charAt(at + 2) != c) {
+      return false;
+    }
+    if (at + 3 == text.length()) {
+      return true;
+    }
+    char next = text.charAt(at + 3);
+    return next == ' ' || next == '\t' || next == '\n' || next == '\r';
   }
 
   /**
@@ -119,10 +203,13 @@ public final class YamlReader {
     return changed ? String.join("\n", lines) : text;
   }
 
-  /** Reads from a line to the end or to a syntax error; returns the line to resume at, or -1. */
-  private int readFrom(SourceText source, String text, int startLine, List<YamlDocument> documents,
+  /**
+   * Reads from a line to an offset ({@code end}) or to a syntax error; returns the line to resume at,
+   * or -1.
+   */
+  private int readFrom(SourceText source, String text, int startLine, int end, List<YamlDocument> documents,
       List<ParseProblem> problems) {
-    String chunk = startLine == 0 ? text : text.substring(source.lineStart(startLine));
+    String chunk = startLine == 0 && end == text.length() ? text : text.substring(source.lineStart(startLine), end);
     LoadSettings settings = LoadSettings.builder()
         .setCodePointLimit(Integer.MAX_VALUE)
         .setAllowDuplicateKeys(true)

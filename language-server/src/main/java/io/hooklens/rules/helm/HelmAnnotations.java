@@ -8,12 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What Helm reads from hook annotations, normalised exactly as Helm does it: values are split on
  * commas and each item is trimmed and lower-cased (events and policies); the weight is not trimmed.
  */
 public final class HelmAnnotations {
+  /** What Go's {@code strconv.Atoi} accepts before its range check; compiled once, read on every edit. */
+  private static final Pattern GO_INT = Pattern.compile("[+-]?[0-9]+");
+
   public static final String HOOK = "helm.sh/hook";
   public static final String WEIGHT = "helm.sh/hook-weight";
   public static final String DELETE_POLICY = "helm.sh/hook-delete-policy";
@@ -86,7 +90,7 @@ public final class HelmAnnotations {
 
   /** Go's {@code strconv.Atoi}: optional sign, decimal digits only, 64-bit range; otherwise 0. */
   public static long parseWeight(String s) {
-    if (!s.matches("[+-]?[0-9]+")) {
+    if (!GO_INT.matcher(s).matches()) {
       return 0;
     }
     try {
@@ -98,7 +102,7 @@ public final class HelmAnnotations {
 
   /** Whether {@code s} parses with Go's {@code strconv.Atoi}. */
   public static boolean isGoInt(String s) {
-    if (!s.matches("[+-]?[0-9]+")) {
+    if (!GO_INT.matcher(s).matches()) {
       return false;
     }
     try {
