@@ -1,6 +1,7 @@
 package io.hooklens.run.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.hooklens.run.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;

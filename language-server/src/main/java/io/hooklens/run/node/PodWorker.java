@@ -214,7 +214,7 @@ final class PodWorker {
     if (slot.spec.getCommand() == null || slot.spec.getCommand().isEmpty()) {
       finish(slot, 128, "StartError", "container " + name
           + " has no command; the embedded node runs commands on the host and cannot read the image's entrypoint");
-      agent.events().record(pod, name, "kubelet", true, "Failed", "Error: " + slot.message);
+      event(name, true, "Failed", "Error: " + slot.message);
       publishStatus();
       return;
     }
@@ -223,7 +223,7 @@ final class PodWorker {
           slot.spec.getWorkingDir(), mounts(slot));
     } catch (IOException e) {
       finish(slot, 128, "StartError", e.getMessage());
-      agent.events().record(pod, name, "kubelet", true, "Failed", "Error: " + e.getMessage());
+      event(name, true, "Failed", "Error: " + e.getMessage());
       publishStatus();
       return;
     }
@@ -231,8 +231,8 @@ final class PodWorker {
     slot.startedAt = Instant.now();
     agent.timeline().add(key, name, Mark.CONTAINER_STARTED, argv.toString());
     slot.process.process.onExit().thenAcceptAsync(p -> exited(slot, p.exitValue()), agent.executor());
-    agent.events().record(pod, name, "kubelet", false, "Created", "Created container: " + name);
-    agent.events().record(pod, name, "kubelet", false, "Started", "Started container " + name);
+    event(name, false, "Created", "Created container: " + name);
+    event(name, false, "Started", "Started container " + name);
     LifecycleHandler postStart = slot.spec.getLifecycle() == null ? null : slot.spec.getLifecycle().getPostStart();
     if (postStart != null) {
       agent.timeline().add(key, name, Mark.POST_START_STARTED, "");
@@ -240,7 +240,7 @@ final class PodWorker {
       agent.timeline().add(key, name, Mark.POST_START_ENDED, result.failed(), result.message(), result.output());
       if (result.failed()) {
         // The event carries no hook output, as the kubelet's, so that secrets do not leak into it.
-        agent.events().record(pod, name, "kubelet", true, "FailedPostStartHook", "PostStartHook failed");
+        event(name, true, "FailedPostStartHook", "PostStartHook failed");
         killContainer(slot, podGrace(), "FailedPostStartHook");
         return;
       }
@@ -252,6 +252,12 @@ final class PodWorker {
       }
     }
     publishStatus();
+  }
+
+  // A kubelet event about the pod, or about one of its containers.
+  private void event(String container, boolean warning, String reason, String message) {
+    agent.events().record(pod, container == null ? null : "spec.containers{" + container + "}", "kubelet", warning,
+        reason, message);
   }
 
   private long podGrace() {
@@ -303,7 +309,7 @@ final class PodWorker {
           + " pod=" + pod;
     }
     publishStatus();
-    agent.events().record(this.pod, slot.spec.getName(), "kubelet", true, "BackOff",
+    event(slot.spec.getName(), true, "BackOff",
         "Back-off restarting failed container " + slot.spec.getName() + " in pod " + pod);
     agent.scheduler().schedule(() -> agent.executor().execute(() -> restart(slot)), delay, TimeUnit.MILLISECONDS);
   }
@@ -342,7 +348,7 @@ final class PodWorker {
       deadlineExceeded = true;
       slots.forEach(s -> s.backingOff = false);
     }
-    agent.events().record(pod, null, "kubelet", true, "DeadlineExceeded", DEADLINE_MESSAGE);
+    event(null, true, "DeadlineExceeded", DEADLINE_MESSAGE);
     killAll(podGrace(), "DeadlineExceeded");
     publishStatus();
     closeNetwork();
@@ -369,7 +375,7 @@ final class PodWorker {
     if (slot.process == null || slot.exitCode != null) {
       return;
     }
-    agent.events().record(pod, name, "kubelet", false, "Killing", "Stopping container " + name);
+    event(name, false, "Killing", "Stopping container " + name);
     long grace = graceSeconds;
     LifecycleHandler preStop = slot.spec.getLifecycle() == null ? null : slot.spec.getLifecycle().getPreStop();
     if (preStop != null && grace > 0) {
@@ -379,7 +385,7 @@ final class PodWorker {
         HookRunner.Result result = agent.hooks().run(preStop, slot.spec, network, slot.process, slot.env, slot.exited);
         agent.timeline().add(key, name, Mark.PRE_STOP_ENDED, result.failed(), result.message(), result.output());
         if (result.failed()) {
-          agent.events().record(pod, name, "kubelet", true, "FailedPreStopHook", "PreStopHook failed");
+          event(name, true, "FailedPreStopHook", "PreStopHook failed");
         }
       });
       try {
