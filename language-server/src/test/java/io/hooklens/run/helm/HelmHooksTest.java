@@ -61,7 +61,7 @@ class HelmHooksTest {
     return HookDocument.of("manifests.yaml", new YamlReader().read(new SourceText(yaml), false));
   }
 
-  /** A hook Pod that appends its name to the shared order file, then runs {@code script}. */
+  /** A hook Pod that appends its name to the shared order file, prints {@code ran NAME}, then runs {@code script}. */
   private String pod(String name, String event, String annotations, String script) {
     return """
         apiVersion: v1
@@ -72,21 +72,12 @@ class HelmHooksTest {
             helm.sh/hook: %s
         %s
         spec:
-          restartPolicy: Never
-          terminationGracePeriodSeconds: 1
-          containers:
-          - name: hook
-            image: debian:12
-            command: [sh, -c, 'echo %s >> /tmp/order/log; echo ran $HOSTNAME; %s']
-            volumeMounts:
-            - {name: order, mountPath: /tmp/order, readOnly: false}
-          volumes:
-          - name: order
-            hostPath: {path: %s}
+        %s
         ---
-        """.formatted(name, event, indent(annotations), name, script, dir);
+        """.formatted(name, event, indent(indent(annotations)), indent(podSpec(name, script)));
   }
 
+  /** A hook Job whose pods do what {@link #pod} does. */
   private String job(String name, String event, String annotations, int backoffLimit, String script) {
     return """
         apiVersion: batch/v1
@@ -100,23 +91,29 @@ class HelmHooksTest {
           backoffLimit: %d
           template:
             spec:
-              restartPolicy: Never
-              terminationGracePeriodSeconds: 1
-              containers:
-              - name: hook
-                image: debian:12
-                command: [sh, -c, 'echo %s >> /tmp/order/log; %s']
-                volumeMounts:
-                - {name: order, mountPath: /tmp/order, readOnly: false}
-              volumes:
-              - name: order
-                hostPath: {path: %s}
+        %s
         ---
-        """.formatted(name, event, indent(annotations), backoffLimit, name, script, dir);
+        """.formatted(name, event, indent(indent(annotations)), backoffLimit,
+            indent(indent(indent(podSpec(name, script)))));
   }
 
-  private static String indent(String annotations) {
-    return annotations.lines().map(l -> "    " + l).reduce((a, b) -> a + "\n" + b).orElse("");
+  private String podSpec(String name, String script) {
+    return """
+        restartPolicy: Never
+        terminationGracePeriodSeconds: 1
+        containers:
+        - name: hook
+          image: debian:12
+          command: [sh, -c, 'echo %s >> /tmp/order/log; echo ran $HOSTNAME; %s']
+          volumeMounts:
+          - {name: order, mountPath: /tmp/order, readOnly: false}
+        volumes:
+        - name: order
+          hostPath: {path: %s}""".formatted(name, script, dir);
+  }
+
+  private static String indent(String text) {
+    return text.lines().map(l -> "  " + l).reduce((a, b) -> a + "\n" + b).orElse("");
   }
 
   private List<String> order() throws Exception {
@@ -225,7 +222,8 @@ class HelmHooksTest {
     assertEquals(Outcome.SUCCEEDED, migrate.outcome());
     assertTrue(migrate.outputLogged());
     assertEquals(1, migrate.pods().size());
-    assertEquals("migrated\n", migrate.pods().get(0).containers().get(0).output());
+    String output = migrate.pods().get(0).containers().get(0).output();
+    assertTrue(output.matches("ran migrate-[a-z0-9]{5}\nmigrated\n"), output);
     assertEquals("hook-succeeded", migrate.deletion().policy());
     assertNull(run.client.batch().v1().jobs().inNamespace(namespace).withName("migrate").get());
     run.await("the Job's pods deleted", () -> run.client.pods().inNamespace(namespace).withLabel("job-name", "migrate")
@@ -248,7 +246,7 @@ class HelmHooksTest {
   @Test
   void aPodHookThatNeverCompletesTimesOut() throws Exception {
     // No restartPolicy: Always, as the API server defaults it, so the Pod never reaches Succeeded.
-    String yaml = pod("forever", "pre-delete", "", "true").replace("  restartPolicy: Never\n", "");
+    String yaml = pod("forever", "pre-delete", "", "true").replace("restartPolicy: Never", "");
     PhaseResult phase = hooks(Duration.ofSeconds(1)).runEvent(doc(yaml), "pre-delete");
     HookResult forever = phase.hooks().get(0);
     assertEquals(Outcome.TIMED_OUT, forever.outcome());
