@@ -40,9 +40,9 @@ public final class RunFixture implements AutoCloseable {
     return null;
   }
 
-  /** Events about one object, oldest first, as reason and message. */
+  /** Events about objects of one kind and name in any namespace, oldest first, as reason and message. */
   public List<String> events(String kind, String name) {
-    return client.v1().events().list().getItems().stream()
+    return client.v1().events().inAnyNamespace().list().getItems().stream()
         .filter(e -> kind.equals(e.getInvolvedObject().getKind()) && name.equals(e.getInvolvedObject().getName()))
         .map(RunFixture::describe).toList();
   }
