@@ -24,9 +24,21 @@ public final class HookPlan {
    * @param defaultPolicy whether no delete policy is written, so that Helm applies before-hook-creation
    * @param awaited whether Helm waits for the hook to finish: only Jobs and Pods
    * @param source the hook's {@code helm.sh/hook} value, where it is shown to come from
+   * @param resource the object the hook creates, as written
    */
   public record Step(String kind, String name, long weight, List<String> deletePolicies, boolean defaultPolicy,
-      boolean awaited, Range source) {}
+      boolean awaited, Range source, Resource resource) {
+
+    /** The {@code helm.sh/hook-output-log-policy} values Helm honours for this hook: only for Jobs and Pods. */
+    public List<String> outputLogPolicies() {
+      if (!awaited) {
+        return List.of();
+      }
+      return HelmAnnotations.items(HelmAnnotations.annotation(resource, HelmAnnotations.OUTPUT_LOG_POLICY)).stream()
+          .map(HelmAnnotations.Item::normalized).filter(HelmAnnotations.OUTPUT_LOG_POLICIES::contains).distinct()
+          .toList();
+    }
+  }
 
   /** One event and its hooks in order; none when nothing runs in it. */
   public record Event(String name, List<Step> steps) {}
@@ -126,6 +138,28 @@ public final class HookPlan {
     List<String> policies = h.deletePolicies();
     return new Step(h.kind(), h.name(), HelmAnnotations.weight(h.resource()), policies == null ? List.of() : policies,
         HelmAnnotations.entry(h.resource(), HelmAnnotations.DELETE_POLICY) == null, h.isAwaited(),
-        h.hookValue().range());
+        h.hookValue().range(), h.resource());
+  }
+
+  /**
+   * The release's own objects, in the order Helm installs them: the top-level documents without a
+   * {@code helm.sh/hook} annotation (a document with one is a hook, or skipped when Helm cannot read its events),
+   * sorted by kind as Helm's install order says, stably.
+   */
+  public static List<Resource> releaseResources(HookDocument doc) {
+    List<Resource> out = new ArrayList<>();
+    for (Resource r : doc.resources()) {
+      if (r.parent() == null && r.kind() != null && !RegisteredHooks.hasHookKey(r)) {
+        out.add(r);
+      }
+    }
+    out.sort((a, b) -> HelmOrder.BY_KIND.compare(a.kind(), b.kind()));
+    return List.copyOf(out);
+  }
+
+  /** Whether {@code helm.sh/resource-policy: keep} tells Helm to leave the object behind on uninstall. */
+  public static boolean kept(Resource r) {
+    YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.RESOURCE_POLICY);
+    return v != null && v.type() != YScalar.Type.NULL && v.value().trim().equalsIgnoreCase("keep");
   }
 }

@@ -1,6 +1,7 @@
 package io.hooklens.run.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.hooklens.run.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
@@ -8,15 +9,23 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 
 /**
  * A one-node kubelet for the embedded cluster. It watches pods through the API (the CRUD mock serves
@@ -27,6 +36,8 @@ import java.util.logging.Logger;
  */
 public final class NodeAgent implements AutoCloseable {
   public static final String NODE_NAME = "hooklens-node";
+  /** The kubelet's initial crash-loop back-off. */
+  public static final Duration DEFAULT_RESTART_BACKOFF = Duration.ofSeconds(10);
   private static final Logger LOG = Logger.getLogger(NodeAgent.class.getName());
   private static final AtomicInteger INSTANCES = new AtomicInteger();
 
@@ -37,6 +48,10 @@ public final class NodeAgent implements AutoCloseable {
   private final EventRecorder events;
   private final ExecutorService executor = Executors.newCachedThreadPool(daemon("hooklens-node"));
   private final ExecutorService watchEvents = Executors.newSingleThreadExecutor(daemon("hooklens-node-watch"));
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(daemon("hooklens-node-timer"));
+  private volatile Duration restartBackoff = DEFAULT_RESTART_BACKOFF;
+  private Path volumeRoot;
   private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
   private volatile Watch watch;
   private volatile boolean closed;
@@ -160,6 +175,41 @@ public final class NodeAgent implements AutoCloseable {
     return timeline;
   }
 
+  /**
+   * Sets the first crash-loop back-off before a container is restarted (then doubled per restart, at most
+   * five minutes); the kubelet's is {@link #DEFAULT_RESTART_BACKOFF}. A shorter one keeps scenarios short.
+   */
+  public NodeAgent restartBackoff(Duration initial) {
+    restartBackoff = initial;
+    return this;
+  }
+
+  Duration restartBackoff() {
+    return restartBackoff;
+  }
+
+  ScheduledExecutorService scheduler() {
+    return scheduler;
+  }
+
+  /** Where the pods' emptyDir volumes live: a private directory of this agent, removed on close. */
+  synchronized Path volumeRoot() throws IOException {
+    if (volumeRoot == null) {
+      volumeRoot = Files.createTempDirectory("hooklens-volumes");
+    }
+    return volumeRoot;
+  }
+
+  static void deleteTree(Path root) {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      LOG.log(Level.WARNING, "cannot remove " + root, e);
+    }
+  }
+
   /** Whether containers run isolated (bubblewrap) rather than as plain processes. */
   public boolean isolated() {
     return sandbox.isolated();
@@ -209,11 +259,17 @@ public final class NodeAgent implements AutoCloseable {
     for (PodWorker worker : all) {
       worker.stop();
     }
+    scheduler.shutdownNow();
     executor.shutdownNow();
     try {
       executor.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    synchronized (this) {
+      if (volumeRoot != null) {
+        deleteTree(volumeRoot);
+      }
     }
   }
 }

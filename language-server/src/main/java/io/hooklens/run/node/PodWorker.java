@@ -11,12 +11,16 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hooklens.run.node.Timeline.Mark;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -41,6 +45,9 @@ final class PodWorker {
   private static final long DEFAULT_GRACE_SECONDS = 30;
   // kuberuntime's minimumGracePeriodInSeconds: what the container gets after SIGTERM at the least.
   static final long MINIMUM_STOP_SECONDS = 2;
+  // The kubelet's MaxContainerBackOff.
+  private static final long MAX_BACKOFF_MILLIS = 300_000;
+  private static final String DEADLINE_MESSAGE = "Pod was active on the node longer than the specified deadline";
 
   private final NodeAgent agent;
   private final String key;
@@ -51,12 +58,15 @@ final class PodWorker {
   private Sandbox.PodNetwork network;
   private boolean terminating;
   private boolean stopped;
+  private boolean deadlineExceeded;
+  private Path volumes;
 
   /** A container of the pod and what the node knows of it. */
   private final class Slot {
     final Container spec;
     final Map<String, String> env = new LinkedHashMap<>();
-    final CountDownLatch exited = new CountDownLatch(1);
+    final StringBuilder earlierLogs = new StringBuilder();
+    volatile CountDownLatch exited = new CountDownLatch(1);
     Sandbox.ContainerProcess process;
     HookRunner.Output log;
     Instant startedAt;
@@ -65,6 +75,10 @@ final class PodWorker {
     Integer exitCode;
     String reason;
     String message;
+    int restartCount;
+    boolean backingOff;
+    // The run before the current one, as lastState shows it after a restart.
+    ContainerState lastState;
 
     Slot(Container spec) {
       this.spec = spec;
@@ -106,14 +120,70 @@ final class PodWorker {
       return;
     }
     publishStatus();
+    Long deadline = pod.getSpec().getActiveDeadlineSeconds();
+    if (deadline != null) {
+      agent.scheduler().schedule(() -> agent.executor().execute(this::deadlineExceeded), deadline, TimeUnit.SECONDS);
+    }
     for (Slot slot : slots) {
       synchronized (this) {
-        if (terminating || stopped) {
+        if (ending()) {
           break;
         }
       }
       startContainer(slot);
     }
+  }
+
+  // Whether the containers are being stopped for good: no start and no restart any more.
+  private boolean ending() {
+    return terminating || stopped || deadlineExceeded;
+  }
+
+  /**
+   * The volume mounts of a container that the node can give it: an emptyDir is a directory of the pod's own,
+   * shared by its containers and kept across restarts; a hostPath is bound as given, read-only unless the mount
+   * says {@code readOnly: false} in so many words. Other volume types are left out with a warning.
+   */
+  private List<Sandbox.Mount> mounts(Slot slot) throws IOException {
+    List<Sandbox.Mount> mounts = new ArrayList<>();
+    String name = slot.spec.getName();
+    for (VolumeMount mount : slot.spec.getVolumeMounts() == null ? List.<VolumeMount>of()
+        : slot.spec.getVolumeMounts()) {
+      Volume volume = pod.getSpec().getVolumes() == null ? null : pod.getSpec().getVolumes().stream()
+          .filter(v -> v.getName().equals(mount.getName())).findFirst().orElse(null);
+      Path source;
+      boolean readOnly = Boolean.TRUE.equals(mount.getReadOnly());
+      if (volume != null && volume.getEmptyDir() != null) {
+        source = volumeRoot().resolve(volume.getName());
+      } else if (volume != null && volume.getHostPath() != null) {
+        source = Path.of(volume.getHostPath().getPath());
+        readOnly = !Boolean.FALSE.equals(mount.getReadOnly());
+      } else {
+        agent.timeline().add(key, name, Mark.WARNING, "volume " + mount.getName()
+            + (volume == null ? " is not a volume of the pod" : " is neither emptyDir nor hostPath")
+            + "; the embedded node leaves " + mount.getMountPath() + " unmounted");
+        continue;
+      }
+      if (mount.getSubPath() != null && !mount.getSubPath().isEmpty()) {
+        source = source.resolve(mount.getSubPath());
+      }
+      if (volume.getEmptyDir() != null) {
+        Files.createDirectories(source);
+      }
+      mounts.add(new Sandbox.Mount(source, mount.getMountPath(), readOnly));
+    }
+    if (!mounts.isEmpty() && !agent.sandbox().isolated()) {
+      agent.timeline().add(key, name, Mark.WARNING, "volumes need bubblewrap; without it they are not mounted");
+      return List.of();
+    }
+    return mounts;
+  }
+
+  private synchronized Path volumeRoot() throws IOException {
+    if (volumes == null) {
+      volumes = Files.createDirectories(agent.volumeRoot().resolve(pod.getMetadata().getUid()));
+    }
+    return volumes;
   }
 
   private void environment(Slot slot) {
@@ -144,16 +214,16 @@ final class PodWorker {
     if (slot.spec.getCommand() == null || slot.spec.getCommand().isEmpty()) {
       finish(slot, 128, "StartError", "container " + name
           + " has no command; the embedded node runs commands on the host and cannot read the image's entrypoint");
-      agent.events().record(pod, name, "kubelet", true, "Failed", "Error: " + slot.message);
+      event(name, true, "Failed", "Error: " + slot.message);
       publishStatus();
       return;
     }
     try {
       slot.process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv, slot.env,
-          slot.spec.getWorkingDir());
+          slot.spec.getWorkingDir(), mounts(slot));
     } catch (IOException e) {
       finish(slot, 128, "StartError", e.getMessage());
-      agent.events().record(pod, name, "kubelet", true, "Failed", "Error: " + e.getMessage());
+      event(name, true, "Failed", "Error: " + e.getMessage());
       publishStatus();
       return;
     }
@@ -161,8 +231,8 @@ final class PodWorker {
     slot.startedAt = Instant.now();
     agent.timeline().add(key, name, Mark.CONTAINER_STARTED, argv.toString());
     slot.process.process.onExit().thenAcceptAsync(p -> exited(slot, p.exitValue()), agent.executor());
-    agent.events().record(pod, name, "kubelet", false, "Created", "Created container: " + name);
-    agent.events().record(pod, name, "kubelet", false, "Started", "Started container " + name);
+    event(name, false, "Created", "Created container: " + name);
+    event(name, false, "Started", "Started container " + name);
     LifecycleHandler postStart = slot.spec.getLifecycle() == null ? null : slot.spec.getLifecycle().getPostStart();
     if (postStart != null) {
       agent.timeline().add(key, name, Mark.POST_START_STARTED, "");
@@ -170,7 +240,7 @@ final class PodWorker {
       agent.timeline().add(key, name, Mark.POST_START_ENDED, result.failed(), result.message(), result.output());
       if (result.failed()) {
         // The event carries no hook output, as the kubelet's, so that secrets do not leak into it.
-        agent.events().record(pod, name, "kubelet", true, "FailedPostStartHook", "PostStartHook failed");
+        event(name, true, "FailedPostStartHook", "PostStartHook failed");
         killContainer(slot, podGrace(), "FailedPostStartHook");
         return;
       }
@@ -184,6 +254,12 @@ final class PodWorker {
     publishStatus();
   }
 
+  // A kubelet event about the pod, or about one of its containers.
+  private void event(String container, boolean warning, String reason, String message) {
+    agent.events().record(pod, container == null ? null : "spec.containers{" + container + "}", "kubelet", warning,
+        reason, message);
+  }
+
   private long podGrace() {
     Long grace = pod.getSpec().getTerminationGracePeriodSeconds();
     return grace == null ? DEFAULT_GRACE_SECONDS : Math.max(grace, 0);
@@ -193,15 +269,89 @@ final class PodWorker {
     agent.timeline().add(key, slot.spec.getName(), Mark.EXITED, "exit code " + code);
     slot.process.reap();
     finish(slot, code, code == 0 ? "Completed" : "Error", null);
+    boolean restart;
+    synchronized (this) {
+      restart = restarts(code) && !ending();
+      slot.backingOff = restart;
+    }
     slot.exited.countDown();
+    if (restart) {
+      backOff(slot);
+      return;
+    }
     publishStatus();
     boolean allDone;
     synchronized (this) {
-      allDone = slots.stream().allMatch(s -> s.exitCode != null) && !terminating;
+      allDone = slots.stream().allMatch(s -> s.exitCode != null && !s.backingOff) && !terminating;
     }
     if (allDone) {
       closeNetwork();
     }
+  }
+
+  // The API server defaults restartPolicy to Always; the embedded cluster does not default, so the node does.
+  private boolean restarts(int code) {
+    String policy = pod.getSpec().getRestartPolicy();
+    return policy == null || "Always".equals(policy) || (code != 0 && "OnFailure".equals(policy));
+  }
+
+  /**
+   * The kubelet's crash-loop back-off: the container waits in {@code CrashLoopBackOff}, starting at the node's
+   * initial back-off and doubling per restart up to five minutes, then starts again in the same pod (its
+   * emptyDir volumes and network kept).
+   */
+  private void backOff(Slot slot) {
+    long delay = Math.min(agent.restartBackoff().toMillis() << Math.min(slot.restartCount, 16), MAX_BACKOFF_MILLIS);
+    String pod = this.pod.getMetadata().getName() + "_" + this.pod.getMetadata().getNamespace() + "("
+        + this.pod.getMetadata().getUid() + ")";
+    synchronized (this) {
+      slot.message = "back-off " + delay / 1000.0 + "s restarting failed container=" + slot.spec.getName()
+          + " pod=" + pod;
+    }
+    publishStatus();
+    event(slot.spec.getName(), true, "BackOff",
+        "Back-off restarting failed container " + slot.spec.getName() + " in pod " + pod);
+    agent.scheduler().schedule(() -> agent.executor().execute(() -> restart(slot)), delay, TimeUnit.MILLISECONDS);
+  }
+
+  private void restart(Slot slot) {
+    synchronized (this) {
+      if (ending() || !slot.backingOff) {
+        return;
+      }
+      slot.lastState = terminated(slot);
+      slot.earlierLogs.append(slot.log == null ? "" : slot.log.text());
+      slot.restartCount++;
+      slot.backingOff = false;
+      slot.exitCode = null;
+      slot.reason = null;
+      slot.message = null;
+      slot.startedAt = null;
+      slot.finishedAt = null;
+      slot.process = null;
+      slot.log = null;
+      slot.exited = new CountDownLatch(1);
+    }
+    startContainer(slot);
+  }
+
+  /**
+   * The kubelet's active deadline: a pod that has run longer than {@code activeDeadlineSeconds} is killed as on
+   * deletion (preStop, SIGTERM, SIGKILL within its grace period) and ends {@code Failed} with reason
+   * {@code DeadlineExceeded}; the pod object stays.
+   */
+  private void deadlineExceeded() {
+    synchronized (this) {
+      if (ending() || slots.stream().allMatch(s -> s.exitCode != null && !s.backingOff)) {
+        return;
+      }
+      deadlineExceeded = true;
+      slots.forEach(s -> s.backingOff = false);
+    }
+    event(null, true, "DeadlineExceeded", DEADLINE_MESSAGE);
+    killAll(podGrace(), "DeadlineExceeded");
+    publishStatus();
+    closeNetwork();
   }
 
   private synchronized void finish(Slot slot, int code, String reason, String message) {
@@ -225,7 +375,7 @@ final class PodWorker {
     if (slot.process == null || slot.exitCode != null) {
       return;
     }
-    agent.events().record(pod, name, "kubelet", false, "Killing", "Stopping container " + name);
+    event(name, false, "Killing", "Stopping container " + name);
     long grace = graceSeconds;
     LifecycleHandler preStop = slot.spec.getLifecycle() == null ? null : slot.spec.getLifecycle().getPreStop();
     if (preStop != null && grace > 0) {
@@ -235,7 +385,7 @@ final class PodWorker {
         HookRunner.Result result = agent.hooks().run(preStop, slot.spec, network, slot.process, slot.env, slot.exited);
         agent.timeline().add(key, name, Mark.PRE_STOP_ENDED, result.failed(), result.message(), result.output());
         if (result.failed()) {
-          agent.events().record(pod, name, "kubelet", true, "FailedPreStopHook", "PreStopHook failed");
+          event(name, true, "FailedPreStopHook", "PreStopHook failed");
         }
       });
       try {
@@ -266,6 +416,25 @@ final class PodWorker {
     }
   }
 
+  /** Stops every container in parallel; false when interrupted. */
+  private boolean killAll(long graceSeconds, String why) {
+    List<Future<?>> kills = new ArrayList<>();
+    for (Slot slot : slots) {
+      kills.add(agent.executor().submit(() -> killContainer(slot, graceSeconds, why)));
+    }
+    for (Future<?> kill : kills) {
+      try {
+        kill.get();
+      } catch (ExecutionException e) {
+        LOG.log(Level.WARNING, "stopping " + key, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The pod is being deleted: stop every container in parallel, then remove the pod from the API. */
   void terminate(long graceSeconds) {
     synchronized (this) {
@@ -273,22 +442,12 @@ final class PodWorker {
         return;
       }
       terminating = true;
+      slots.forEach(s -> s.backingOff = false);
     }
     agent.timeline().add(key, null, Mark.DELETE_OBSERVED, "grace period " + graceSeconds + " s");
     agent.executor().submit(() -> {
-      List<Future<?>> kills = new ArrayList<>();
-      for (Slot slot : slots) {
-        kills.add(agent.executor().submit(() -> killContainer(slot, graceSeconds, "Killing")));
-      }
-      for (Future<?> kill : kills) {
-        try {
-          kill.get();
-        } catch (ExecutionException e) {
-          LOG.log(Level.WARNING, "stopping " + key, e);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
-        }
+      if (!killAll(graceSeconds, "Killing")) {
+        return;
       }
       for (Slot slot : slots) {
         finish(slot, 0, "Completed", null);
@@ -319,6 +478,14 @@ final class PodWorker {
       }
     }
     closeNetwork();
+    Path dir;
+    synchronized (this) {
+      dir = volumes;
+      volumes = null;
+    }
+    if (dir != null) {
+      NodeAgent.deleteTree(dir);
+    }
   }
 
   private synchronized void closeNetwork() {
@@ -333,10 +500,16 @@ final class PodWorker {
     return slots.stream().anyMatch(s -> s.process != null && s.process.process.isAlive());
   }
 
-  /** The container's output so far (empty before it starts). */
+  /** The container's output so far over all its runs (empty before it starts). */
   String log(String container) {
-    return slots.stream().filter(s -> s.spec.getName().equals(container) && s.log != null).findFirst()
-        .map(s -> s.log.text()).orElse("");
+    return slots.stream().filter(s -> s.spec.getName().equals(container)).findFirst()
+        .map(s -> s.earlierLogs + (s.log == null ? "" : s.log.text())).orElse("");
+  }
+
+  private static ContainerState terminated(Slot slot) {
+    return new ContainerStateBuilder().withNewTerminated().withExitCode(slot.exitCode).withReason(slot.reason)
+        .withMessage(slot.message).withStartedAt(time(slot.startedAt)).withFinishedAt(time(slot.finishedAt))
+        .endTerminated().build();
   }
 
   private synchronized PodStatus status() {
@@ -347,10 +520,14 @@ final class PodWorker {
     boolean allZero = true;
     for (Slot slot : slots) {
       ContainerState state;
-      if (slot.exitCode != null) {
-        state = new ContainerStateBuilder().withNewTerminated().withExitCode(slot.exitCode).withReason(slot.reason)
-            .withMessage(slot.message).withStartedAt(time(slot.startedAt)).withFinishedAt(time(slot.finishedAt))
-            .endTerminated().build();
+      ContainerState last = slot.lastState;
+      if (slot.backingOff) {
+        state = new ContainerStateBuilder().withNewWaiting().withReason("CrashLoopBackOff").withMessage(slot.message)
+            .endWaiting().build();
+        last = terminated(slot);
+        anyRunning = true;
+      } else if (slot.exitCode != null) {
+        state = terminated(slot);
         allZero &= slot.exitCode == 0;
       } else if (slot.running) {
         state = new ContainerStateBuilder().withNewRunning().withStartedAt(time(slot.startedAt)).endRunning().build();
@@ -358,16 +535,19 @@ final class PodWorker {
       } else {
         state = new ContainerStateBuilder().withNewWaiting().withReason("ContainerCreating").endWaiting().build();
       }
-      allTerminated &= slot.exitCode != null;
+      allTerminated &= slot.exitCode != null && !slot.backingOff;
       allReady &= slot.running;
       statuses.add(new ContainerStatusBuilder().withName(slot.spec.getName()).withImage(slot.spec.getImage())
           .withImageID("").withContainerID(slot.process == null ? null : "hooklens://" + slot.process.process.pid())
-          .withReady(slot.running).withStarted(slot.running).withRestartCount(0).withState(state).build());
+          .withReady(slot.running).withStarted(slot.running).withRestartCount(slot.restartCount).withState(state)
+          .withLastState(last).build());
     }
-    String phase = allTerminated ? (allZero ? "Succeeded" : "Failed") : anyRunning ? "Running" : "Pending";
+    String phase = deadlineExceeded ? "Failed"
+        : allTerminated ? (allZero ? "Succeeded" : "Failed") : anyRunning ? "Running" : "Pending";
     String ready = allReady ? "True" : "False";
     String now = time(startTime);
     return new PodStatusBuilder().withPhase(phase).withHostIP("127.0.0.1").withPodIP("127.0.0.1")
+        .withReason(deadlineExceeded ? "DeadlineExceeded" : null).withMessage(deadlineExceeded ? DEADLINE_MESSAGE : null)
         .withStartTime(now)
         .withConditions(condition("PodScheduled", "True", now), condition("Initialized", "True", now),
             condition("ContainersReady", ready, now), condition("Ready", ready, now))

@@ -157,14 +157,30 @@ final class Sandbox {
     }
   }
 
+  /** A directory bound into a container at {@code target}. */
+  record Mount(Path source, String target, boolean readOnly) {}
+
+  /**
+   * Starts a container. A mount's target must exist on the host or lie under {@code /tmp}: the root is the
+   * host's, read-only, so bubblewrap cannot create a mount point anywhere else.
+   */
   ContainerProcess startContainer(PodNetwork network, String hostname, List<String> argv, Map<String, String> env,
-      String workingDir) throws IOException {
+      String workingDir, List<Mount> mounts) throws IOException {
     List<String> command = new ArrayList<>(List.of("setsid"));
     if (isolated) {
       command.addAll(network.enter());
       command.addAll(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
           "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", hostname, "--as-pid-1",
           "--die-with-parent", "--new-session"));
+      for (Mount mount : mounts) {
+        Path target = Path.of(mount.target()).normalize();
+        if (!target.startsWith("/tmp/") && !Files.isDirectory(target)) {
+          throw new IOException("cannot mount a volume at " + mount.target() + ": the embedded node mounts volumes "
+              + "only at directories that exist on the host or under /tmp");
+        }
+        command.addAll(List.of(mount.readOnly() ? "--ro-bind" : "--bind", mount.source().toString(),
+            target.toString()));
+      }
       if (workingDir != null) {
         command.addAll(List.of("--chdir", workingDir));
       }

@@ -72,8 +72,9 @@ class NodeAgentTest {
 
   private static Pod pod(String name, long grace, List<String> command, LifecycleHandler postStart,
       LifecycleHandler preStop) {
+    // Never: these pods show one run of a container; restarts have tests of their own.
     return new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
-        .withTerminationGracePeriodSeconds(grace)
+        .withTerminationGracePeriodSeconds(grace).withRestartPolicy("Never")
         .addNewContainer().withName("app").withImage("debian:12").withCommand(command)
         .addNewEnv().withName("GREETING").withValue("hello").endEnv()
         .withNewLifecycle().withPostStart(postStart).withPreStop(preStop).endLifecycle()

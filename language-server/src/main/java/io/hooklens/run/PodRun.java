@@ -1,0 +1,34 @@
+package io.hooklens.run;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A pod as it ended up, for reports: its phase (and reason, such as {@code DeadlineExceeded}) and each
+ * container's last exit code, restarts and output over all its runs.
+ */
+public record PodRun(String name, String phase, String reason, List<ContainerRun> containers) {
+  /** A container of the pod: exit code and reason of its last run (null while it runs), and what it printed. */
+  public record ContainerRun(String name, Integer exitCode, String reason, int restarts, String output) {}
+
+  /** Reads a pod's status and its containers' output. */
+  public static PodRun of(Pod pod, PodLogs logs) {
+    String namespace = pod.getMetadata().getNamespace();
+    String name = pod.getMetadata().getName();
+    List<ContainerRun> containers = new ArrayList<>();
+    List<ContainerStatus> statuses = pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null
+        ? List.of() : pod.getStatus().getContainerStatuses();
+    for (var container : pod.getSpec().getContainers()) {
+      ContainerStatus status = statuses.stream().filter(s -> s.getName().equals(container.getName())).findFirst()
+          .orElse(null);
+      var terminated = status == null || status.getState() == null ? null : status.getState().getTerminated();
+      containers.add(new ContainerRun(container.getName(), terminated == null ? null : terminated.getExitCode(),
+          terminated == null ? null : terminated.getReason(), status == null ? 0 : status.getRestartCount(),
+          logs.read(namespace, name, container.getName())));
+    }
+    return new PodRun(name, pod.getStatus() == null ? null : pod.getStatus().getPhase(),
+        pod.getStatus() == null ? null : pod.getStatus().getReason(), List.copyOf(containers));
+  }
+}
