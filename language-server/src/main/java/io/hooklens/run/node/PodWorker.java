@@ -150,7 +150,7 @@ final class PodWorker {
     }
     try {
       slot.process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv, slot.env,
-          slot.spec.getWorkingDir());
+          slot.spec.getWorkingDir(), agent.imageRoot(slot.spec.getImage()));
     } catch (IOException e) {
       finish(slot, 128, "StartError", e.getMessage());
       agent.events().record(pod, name, "kubelet", true, "Failed", "Error: " + e.getMessage());

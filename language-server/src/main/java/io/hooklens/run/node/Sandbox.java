@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Starts a pod's processes. Isolated (bubblewrap present and usable): each pod gets a network namespace
  * with only its own loopback, held by a sleeping holder process; each container runs in it with
- * {@code nsenter}, inside bubblewrap with a read-only root, a private {@code /tmp}, its own PID
+ * {@code nsenter}, inside bubblewrap with a read-only root (the host's, or an unpacked image's), a
+ * private {@code /tmp}, its own PID
  * namespace (the command is PID 1, as in a container) and {@code --die-with-parent}; exec hooks enter the
  * container's namespaces. Plain: each container is a process group of its own on the host's network and
  * filesystem.
@@ -39,14 +40,15 @@ final class Sandbox {
 
   /** Isolated when bubblewrap can create the namespaces here, else plain. */
   static Sandbox detect(String marker) {
-    return new Sandbox(bubblewrapWorks(), marker);
+    return new Sandbox(available(), marker);
   }
 
   static Sandbox plain(String marker) {
     return new Sandbox(false, marker);
   }
 
-  private static boolean bubblewrapWorks() {
+  /** Whether bubblewrap is installed and can create the namespaces here. */
+  static boolean available() {
     try {
       Process probe = new ProcessBuilder("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
           "--unshare-net", "--unshare-pid", "--die-with-parent", "nsenter", "--version")
@@ -157,13 +159,21 @@ final class Sandbox {
     }
   }
 
+  /**
+   * Starts a container's command; {@code root}, when set, is an unpacked image filesystem mounted
+   * read-only as the container's root instead of the host's (isolated mode only).
+   */
   ContainerProcess startContainer(PodNetwork network, String hostname, List<String> argv, Map<String, String> env,
-      String workingDir) throws IOException {
+      String workingDir, Path root) throws IOException {
+    if (root != null && !isolated) {
+      throw new IOException("an image root needs bubblewrap, which is missing or cannot create namespaces here");
+    }
     List<String> command = new ArrayList<>(List.of("setsid"));
     if (isolated) {
       command.addAll(network.enter());
-      command.addAll(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-          "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", hostname, "--as-pid-1",
+      String rootDir = root == null ? "/" : root.toString();
+      command.addAll(List.of("bwrap", "--ro-bind", rootDir, "/", "--dev", "/dev", "--proc", "/proc",
+          "--tmpfs", "/tmp", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", hostname, "--as-pid-1",
           "--die-with-parent", "--new-session"));
       if (workingDir != null) {
         command.addAll(List.of("--chdir", workingDir));

@@ -3,6 +3,8 @@ package io.hooklens.run.node;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * What the node did and when, on the monotonic clock: hook starts and ends, signals, exits. Reports and
@@ -29,13 +31,27 @@ public final class Timeline {
 
   private final long origin = System.nanoTime();
   private final List<Entry> entries = new ArrayList<>();
+  private final List<Consumer<Entry>> listeners = new CopyOnWriteArrayList<>();
 
   Entry add(String pod, String container, Mark mark, boolean failed, String detail, String output) {
     Entry entry = new Entry(System.nanoTime() - origin, pod, container, mark, failed, detail, output);
     synchronized (entries) {
       entries.add(entry);
     }
+    for (Consumer<Entry> listener : listeners) {
+      listener.accept(entry);
+    }
     return entry;
+  }
+
+  /** Calls {@code listener} with every entry added from now on, on the thread that adds it. */
+  public void listen(Consumer<Entry> listener) {
+    listeners.add(listener);
+  }
+
+  /** The monotonic time ({@link System#nanoTime()}) of the timeline's origin, to place other clocks on it. */
+  public long origin() {
+    return origin;
   }
 
   Entry add(String pod, String container, Mark mark, String detail) {
