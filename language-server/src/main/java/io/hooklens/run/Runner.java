@@ -12,9 +12,11 @@ import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.node.NodeAgent;
 import io.hooklens.run.node.Timeline;
 import io.hooklens.run.report.EventRecord;
+import io.hooklens.run.report.JsonReport;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.Step;
-import io.hooklens.run.report.Verdicts;
+import io.hooklens.run.report.SvgTimeline;
+import io.hooklens.run.report.TextReport;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -91,6 +93,33 @@ public final class Runner implements AutoCloseable {
   /** Whether the embedded node can isolate containers here (bubblewrap works). */
   public static boolean sandboxAvailable() {
     return NodeAgent.isolationAvailable();
+  }
+
+  /**
+   * Loads what a run loads without running anything, for a class-data-sharing archive: starts the embedded
+   * cluster without a node (so no container starts), creates, watches and deletes the plan's first pod,
+   * reads its events and renders the reports.
+   */
+  public static RunReport warmUp(RunPlan plan) throws InterruptedException {
+    PodPlan pod = plan.pods().get(0);
+    try (EmbeddedCluster cluster = EmbeddedCluster.start();
+        PodObserver observer = new PodObserver(cluster.client(), EmbeddedCluster.NAMESPACE, pod.podName(), w -> { })) {
+      Runner runner = new Runner(null, null, Map.of(), 1, (s, p, w) -> { });
+      runner.client = cluster.client();
+      runner.namespace = EmbeddedCluster.NAMESPACE;
+      long created = System.nanoTime();
+      cluster.client().pods().inNamespace(runner.namespace).resource(pod.pod()).create();
+      observer.await(() -> observer.started(1), 100, () -> false);
+      cluster.client().pods().inNamespace(runner.namespace).withName(pod.podName()).delete();
+      observer.await(() -> observer.goneNanos() != null, 1000, () -> false);
+      Step step = new StepBuilder(pod, runner.namespace, created, System.nanoTime(), observer.goneNanos(), List.of(),
+          1000).fromApi(observer, runner.events(pod.podName()));
+      RunReport report = new RunReport(RunReport.VERSION, plan.source(), "embedded", false, List.of(step), List.of());
+      TextReport.render(report, 100, true);
+      SvgTimeline.render(report);
+      JsonReport.render(report);
+      return report;
+    }
   }
 
   /** {@code embedded} or {@code context NAME}. */

@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.vertx.TlsWarmup;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
@@ -37,7 +39,10 @@ public final class EmbeddedCluster implements AutoCloseable {
     this.url = url;
     Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withNamespace(NAMESPACE)
         .withHttp2Disable(true).withRequestTimeout(10_000).build();
-    this.client = new KubernetesClientBuilder().withConfig(config).build();
+    // Plain HTTP on loopback: the client's default warm-up of a TLS context (the JDK's trust store) is wasted.
+    VertxHttpClientFactory http = new VertxHttpClientFactory();
+    http.setTlsWarmup(TlsWarmup.OFF);
+    this.client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http).build();
   }
 
   private static Logger quiet(Logger logger) {
