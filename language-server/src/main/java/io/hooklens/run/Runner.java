@@ -46,6 +46,8 @@ public final class Runner implements AutoCloseable {
   }
 
   private static final long EXTRA_WAIT_SECONDS = 30;
+  private static final long SETTLE_NANOS = 3_000_000_000L;
+  private static final long SETTLE_POLL_MS = 20;
   private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
   private final String context;
@@ -253,7 +255,7 @@ public final class Runner implements AutoCloseable {
       }
       StepBuilder step = new StepBuilder(plan, namespace, createdNanos[0], deleteNanos, observer.goneNanos(),
           findings, startTimeoutSeconds * 1000);
-      List<EventRecord> events = events(name);
+      List<EventRecord> events = agent == null ? events(name) : settledEvents(name);
       return agent != null ? step.fromNode(agent.timeline(), observer, events) : step.fromApi(observer, events);
     }
   }
@@ -264,7 +266,7 @@ public final class Runner implements AutoCloseable {
 
   private static String describe(Timeline.Entry entry) {
     String who = entry.container() == null ? "" : "\"" + entry.container() + "\" ";
-    String detail = entry.detail() == null || entry.detail().isEmpty() ? "" : ": " + entry.detail();
+    String detail = entry.detail() == null || entry.detail().isBlank() ? "" : ": " + entry.detail().strip();
     return switch (entry.mark()) {
       case CONTAINER_STARTED -> "container " + who + "started" + detail;
       case POST_START_STARTED -> "postStart of " + who + "started";
@@ -279,6 +281,30 @@ public final class Runner implements AutoCloseable {
       case EXITED -> "container " + who + "exited" + detail;
       case WARNING -> "warning" + detail;
     };
+  }
+
+  /**
+   * The pod's events once the node is done with it: a hook cut off at the grace period ends (and a failed
+   * one records its event) only when its container is killed, which may be just after the pod is gone.
+   */
+  private List<EventRecord> settledEvents(String pod) throws InterruptedException {
+    String key = namespace + "/" + pod;
+    long deadline = System.nanoTime() + SETTLE_NANOS;
+    while (true) {
+      List<Timeline.Entry> entries = agent.timeline().of(key);
+      long started = entries.stream().filter(e -> e.mark() == Timeline.Mark.POST_START_STARTED
+          || e.mark() == Timeline.Mark.PRE_STOP_STARTED).count();
+      List<Timeline.Entry> ended = entries.stream().filter(e -> e.mark() == Timeline.Mark.POST_START_ENDED
+          || e.mark() == Timeline.Mark.PRE_STOP_ENDED).toList();
+      List<EventRecord> events = events(pod);
+      boolean recorded = ended.stream().filter(Timeline.Entry::failed).allMatch(e -> events.stream().anyMatch(ev ->
+          ev.reason().equals(e.mark() == Timeline.Mark.PRE_STOP_ENDED ? "FailedPreStopHook" : "FailedPostStartHook")
+              && e.container().equals(ev.container())));
+      if (ended.size() >= started && recorded || System.nanoTime() > deadline) {
+        return events;
+      }
+      Thread.sleep(SETTLE_POLL_MS);
+    }
   }
 
   /** The pod's events, oldest first, read through the API. */

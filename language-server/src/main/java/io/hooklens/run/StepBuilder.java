@@ -92,7 +92,7 @@ final class StepBuilder {
         hooks.add(new HookResult(c.name(), h.hook(), h.description(),
             start.map(e -> (origin + e.nanos() - createdNanos) / 1_000_000).orElse(null),
             last == null ? null : (origin + last.nanos() - createdNanos) / 1_000_000, status,
-            "failed".equals(status) ? end.get().detail() : null, output == null ? "" : output.output(),
+            "failed".equals(status) ? end.get().detail().strip() : null, output == null ? "" : output.output(),
             predictions(h)));
       }
     }

@@ -59,7 +59,7 @@ class RunCommandTest {
     assertEquals("preStop", hook.get("hook").asText());
     assertEquals("app", hook.get("container").asText());
     assertEquals("cut-off", hook.get("status").asText());
-    assertEquals("exec sh -c 'echo draining; sleep 4'", hook.get("handler").asText());
+    assertEquals("exec sh -c 'echo draining; sleep 6'", hook.get("handler").asText());
     assertTrue(hook.get("output").asText().contains("draining"), hook.toString());
     assertNear(2000, field(hook, "endMs") - field(hook, "startMs"), "preStop until cut off");
 
@@ -111,11 +111,32 @@ class RunCommandTest {
   }
 
   @Test
+  void aPostStartThatCallsItsOwnAppBeforeItListensFailsKillsTheContainerAndConfirmsHl122() throws Exception {
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", manifest("poststart-own-app.yaml"));
+    assertEquals(1, r.exit(), r.err());
+    JsonNode step = new ObjectMapper().readTree(r.out()).get("steps").get(0);
+    JsonNode hook = step.get("hooks").get(0);
+    assertEquals("postStart", hook.get("hook").asText());
+    assertEquals("failed", hook.get("status").asText());
+    assertEquals("httpGet GET http://127.0.0.1:8080/warm-up (inside the pod's network)", hook.get("handler").asText());
+    List<String> reasons = new ArrayList<>();
+    step.get("events").forEach(e -> reasons.add(e.get("reason").asText()));
+    assertTrue(reasons.contains("FailedPostStartHook"), reasons.toString());
+    assertTrue(step.get("containers").get(0).get("runningMs").isNull(), "never Running");
+    JsonNode verdict = step.get("verdicts").get(0);
+    assertTrue(verdict.get("text").asText().startsWith("postStart failed after"), verdict.toString());
+    assertTrue(verdict.get("text").asText().contains("the container was killed and FailedPostStartHook recorded"),
+        verdict.toString());
+    assertEquals("HL122", verdict.get("rules").get(0).asText(), verdict.toString());
+    assertTrue(verdict.get("text").asText().endsWith("— see HL122"), verdict.toString());
+  }
+
+  @Test
   void withoutATerminalOrYesNothingRuns() {
     CliRun r = CliRun.of("run", manifest("overrun.yaml"));
     assertEquals(2, r.exit());
     assertTrue(r.err().contains("container \"app\" runs: sh -c 'while true; do sleep 0.1; done'"), r.err());
-    assertTrue(r.err().contains("preStop: exec sh -c 'echo draining; sleep 4'"), r.err());
+    assertTrue(r.err().contains("preStop: exec sh -c 'echo draining; sleep 6'"), r.err());
     assertTrue(r.err().contains("nothing ran") && r.err().contains("--yes"), r.err());
     assertFalse(r.err().contains("pod created"), r.err());
     assertEquals("", r.out());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.hooklens.rules.BuiltInRules;
@@ -75,9 +76,14 @@ class RunHookCommandTest {
   }
 
   private static JsonObject execute(LspSession s, CodeLens lens) throws Exception {
-    Object result = s.remote.getWorkspaceService().executeCommand(new ExecuteCommandParams(
-        lens.getCommand().getCommand(), lens.getCommand().getArguments())).get(RUN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-    return (JsonObject) result;
+    return execute(s, new ExecuteCommandParams(lens.getCommand().getCommand(), lens.getCommand().getArguments()),
+        RUN_TIMEOUT_MS);
+  }
+
+  /** The command's answer, which the client's lsp4j reads as plain maps and lists, as JSON. */
+  private static JsonObject execute(LspSession s, ExecuteCommandParams params, long timeoutMs) throws Exception {
+    Object result = s.remote.getWorkspaceService().executeCommand(params).get(timeoutMs, TimeUnit.MILLISECONDS);
+    return new Gson().toJsonTree(result).getAsJsonObject();
   }
 
   private static CodeLens lens(List<CodeLens> lenses, String title) {
@@ -175,9 +181,9 @@ class RunHookCommandTest {
       JsonObject args = new JsonObject();
       args.addProperty("uri", URI);
       args.addProperty("hook", "preStop");
-      Object result = s.remote.getWorkspaceService().executeCommand(new ExecuteCommandParams(HookRunService.RUN_HOOK,
-          List.of(args))).get(RecordingClient.TIMEOUT_MS, TimeUnit.MILLISECONDS);
-      assertEquals("refused", ((JsonObject) result).get("status").getAsString());
+      JsonObject result = execute(s, new ExecuteCommandParams(HookRunService.RUN_HOOK, List.of(args)),
+          RecordingClient.TIMEOUT_MS);
+      assertEquals("refused", result.get("status").getAsString());
       s.client.awaitShown(m -> m.getMessage().contains("cannot read " + URI));
       assertEquals(List.of(), s.client.messageRequests(), "nothing to ask about");
     }

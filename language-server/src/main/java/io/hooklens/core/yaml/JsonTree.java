@@ -49,7 +49,9 @@ public final class JsonTree {
   private static JsonNode integer(YScalar s) {
     OptionalLong v = s.asLong();
     if (v.isPresent()) {
-      return JSON.numberNode(v.getAsLong());
+      long n = v.getAsLong();
+      // As Jackson reads JSON text: an int where it fits, which typed readers (IntOrString) require.
+      return n == (int) n ? JSON.numberNode((int) n) : JSON.numberNode(n);
     }
     // asLong() reads every integer spelling that fits a long, so only larger values get here.
     String d = s.value().replace("_", "");

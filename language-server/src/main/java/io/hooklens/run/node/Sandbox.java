@@ -30,6 +30,11 @@ final class Sandbox {
       case "$line" in HTTP/*) exit 0;; *) exit 3;; esac
       """;
 
+  /** bubblewrap's real path, as {@code /proc/PID/exe} shows it; looked up on first use. */
+  private static final class Bubblewrap {
+    static final String EXECUTABLE = bubblewrapPath();
+  }
+
   private final boolean isolated;
   private final String marker;
 
@@ -191,7 +196,8 @@ final class Sandbox {
   // Started means the command runs in its namespaces, as when a runtime's StartContainer returns: until
   // bubblewrap's child has executed it, hooks would enter half-built namespaces.
   private static void awaitExec(Process outer) {
-    String bwrap = executable(outer.pid());
+    // Not the outer process's own executable: it may still be setsid or nsenter, not yet bubblewrap.
+    String bwrap = Bubblewrap.EXECUTABLE;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (System.nanoTime() < deadline && outer.isAlive()) {
       Optional<ProcessHandle> child = outer.children().findFirst();
@@ -200,6 +206,20 @@ final class Sandbox {
       }
       sleepBriefly();
     }
+  }
+
+  private static String bubblewrapPath() {
+    for (String dir : PATH.split(":")) {
+      Path candidate = Path.of(dir, "bwrap");
+      if (Files.isExecutable(candidate)) {
+        try {
+          return candidate.toRealPath().toString();
+        } catch (IOException e) {
+          return candidate.toString();
+        }
+      }
+    }
+    return "";
   }
 
   private static String executable(long pid) {

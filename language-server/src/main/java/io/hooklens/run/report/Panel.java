@@ -63,8 +63,8 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
   }
 
   private static Panel termination(Step step) {
-    long delete = step.deleteMs();
-    long last = Scale.lastAfterDelete(step);
+    long delete = Scale.stopStart(step);
+    long last = Scale.lastAfterStop(step);
     List<Row> rows = new ArrayList<>();
     for (ContainerResult c : step.containers()) {
       for (HookResult h : step.hooks()) {
@@ -90,7 +90,9 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
       }
       rows.add(new Row(c.name(), null, marks, String.join(", ", notes)));
     }
-    return new Panel("Termination (0 = deletion, grace period " + step.graceSeconds() + " s)", last,
+    String zero = delete == step.deleteMs() ? "deletion"
+        : "the first stop, " + Verdicts.seconds(step.deleteMs() - delete) + " before deletion";
+    return new Panel("Termination (0 = " + zero + ", grace period " + step.graceSeconds() + " s)", last,
         step.graceSeconds() * 1000, rows);
   }
 

@@ -52,9 +52,34 @@ final class Scale {
     return Math.max(0, Math.min(length, ms * length / endMs));
   }
 
-  /** The latest time on a step's termination panel, relative to deletion, and on its start panel. */
-  static long lastAfterDelete(Step step) {
-    long delete = step.deleteMs() == null ? 0 : step.deleteMs();
+  /**
+   * When a container's stop began: the pod's deletion, or earlier when the node killed it before (a failed
+   * postStart), as its first preStop start or signal shows.
+   */
+  static long stopStart(Step step, String container) {
+    long start = step.deleteMs() == null ? Long.MAX_VALUE : step.deleteMs();
+    for (HookResult h : step.hooks()) {
+      if (h.container().equals(container) && "preStop".equals(h.hook()) && h.startMs() != null) {
+        start = Math.min(start, h.startMs());
+      }
+    }
+    for (Signal s : step.signals()) {
+      if (s.container().equals(container)) {
+        start = Math.min(start, s.atMs());
+      }
+    }
+    return start == Long.MAX_VALUE ? 0 : start;
+  }
+
+  /** Where a step's termination panel starts: the first container's stop. */
+  static long stopStart(Step step) {
+    return step.containers().stream().mapToLong(c -> stopStart(step, c.name())).min()
+        .orElse(step.deleteMs() == null ? 0 : step.deleteMs());
+  }
+
+  /** The latest time on a step's termination panel, relative to its start, and on its start panel. */
+  static long lastAfterStop(Step step) {
+    long delete = stopStart(step);
     long last = step.graceSeconds() * 1000;
     for (Signal s : step.signals()) {
       last = Math.max(last, s.atMs() - delete);

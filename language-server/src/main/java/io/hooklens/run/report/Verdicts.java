@@ -35,7 +35,8 @@ public final class Verdicts {
     long grace = step.graceSeconds();
     Optional<Signal> kill = signal(step, hook.container(), "SIGKILL");
     Optional<Signal> term = signal(step, hook.container(), "SIGTERM");
-    String killed = kill.map(k -> "the app was SIGKILLed at " + sinceDelete(step, k.atMs())).orElse(null);
+    String killed = kill.map(k -> "the app was SIGKILLed at " + sinceStop(step, hook.container(), k.atMs()))
+        .orElse(null);
     switch (hook.status()) {
       case "cut-off" -> {
         return verdict(hook, false, "preStop was still running when the grace period of " + grace + " s ran out (cut "
@@ -44,7 +45,7 @@ public final class Verdicts {
       }
       case "failed" -> {
         return verdict(hook, false, "preStop failed after " + seconds(hook.durationMs()) + " and FailedPreStopHook "
-            + "was recorded (" + hook.message() + "); the container was stopped anyway"
+            + "was recorded (" + message(hook) + "); the container was stopped anyway"
             + (killed != null ? "; " + killed : ""), predictedRules(hook));
       }
       case "succeeded" -> {
@@ -61,7 +62,8 @@ public final class Verdicts {
       case "unknown" -> {
         Optional<ContainerResult> c = container(step, hook.container());
         String exited = c.isPresent() && c.get().exitedMs() != null
-            ? "the container ended " + sinceDelete(step, c.get().exitedMs()) : "the container's end was not seen";
+            ? "the container ended " + sinceStop(step, hook.container(), c.get().exitedMs())
+            : "the container's end was not seen";
         if (killed != null) {
           return verdict(hook, false, exited + " with exit code 137: the app was SIGKILLed; grace period " + grace
               + " s", PRE_STOP_BUDGET);
@@ -83,7 +85,7 @@ public final class Verdicts {
     switch (hook.status()) {
       case "failed" -> {
         return verdict(hook, false, "postStart failed after " + seconds(hook.durationMs()) + ": the container was "
-            + "killed and FailedPostStartHook recorded (" + hook.message() + ")", predictedRules(hook));
+            + "killed and FailedPostStartHook recorded (" + message(hook) + ")", predictedRules(hook));
       }
       case "running" -> {
         return verdict(hook, false, "postStart had not returned after " + seconds(startTimeoutMs) + ": the container "
@@ -106,6 +108,10 @@ public final class Verdicts {
     }
   }
 
+  private static String message(HookResult hook) {
+    return hook.message() == null ? "no message" : hook.message();
+  }
+
   private static Verdict verdict(HookResult hook, boolean ok, String text, String rule) {
     return verdict(hook, ok, text, List.of(rule));
   }
@@ -115,9 +121,14 @@ public final class Verdicts {
     return new Verdict(hook.container(), hook.hook(), ok, text + see, rules, hook.predicted());
   }
 
+  /**
+   * The handler rules (HL1xx) that warned about a failed hook or found an error in it; budget rules are
+   * about time and informational findings about style, neither explains a failure.
+   */
   private static List<String> predictedRules(HookResult hook) {
     Set<String> ids = new LinkedHashSet<>();
-    hook.predicted().forEach(p -> ids.add(p.rule()));
+    hook.predicted().stream().filter(p -> p.rule().startsWith("HL1") && !"info".equals(p.severity()))
+        .forEach(p -> ids.add(p.rule()));
     return List.copyOf(ids);
   }
 
@@ -134,8 +145,10 @@ public final class Verdicts {
     return step.containers().stream().filter(c -> c.name().equals(name)).findFirst();
   }
 
-  private static String sinceDelete(Step step, long atMs) {
-    return step.deleteMs() == null ? seconds(atMs) : seconds(atMs - step.deleteMs()) + " after deletion";
+  private static String sinceStop(Step step, String container, long atMs) {
+    long start = Scale.stopStart(step, container);
+    boolean deletion = step.deleteMs() != null && start == step.deleteMs();
+    return seconds(atMs - start) + (deletion ? " after deletion" : " after its stop began");
   }
 
   /** Milliseconds as {@code 3.0 s}. */
