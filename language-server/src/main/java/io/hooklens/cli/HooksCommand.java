@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hooklens.chart.ChartLinter;
-import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.Version;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.ParseProblem;
@@ -17,10 +16,6 @@ import io.hooklens.rules.BuiltInRules;
 import io.hooklens.rules.helm.HookPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -168,21 +163,11 @@ public final class HooksCommand implements Callable<Integer> {
       err.println("hooklens: --values and --set apply to charts only; " + target + " is rendered already");
       return Optional.empty();
     }
-    byte[] bytes = Files.readAllBytes(target);
-    if (bytes.length > Linter.MAX_BYTES) {
-      err.println("hooklens: " + target + ": larger than " + Linter.MAX_BYTES / (1024 * 1024) + " MiB");
+    Optional<String> read = ManifestText.read(target, err);
+    if (read.isEmpty()) {
       return Optional.empty();
     }
-    String text;
-    try {
-      text = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes)).toString();
-    } catch (CharacterCodingException e) {
-      err.println("hooklens: " + target + ": not UTF-8 text");
-      return Optional.empty();
-    }
+    String text = read.get();
     // Rendered manifests are final YAML: a "{{" in them is text, as Helm leaves it.
     ParsedFile parsed = new YamlReader().read(new SourceText(text), target.toString().endsWith(".json"));
     for (ParseProblem p : parsed.problems()) {

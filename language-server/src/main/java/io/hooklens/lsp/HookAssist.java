@@ -60,7 +60,7 @@ final class HookAssist {
     return e;
   }
 
-  /** Declares completion and hover, and inlay hints if the client shows them; code lens is not offered yet. */
+  /** Declares completion and hover, and inlay hints if the client shows them. */
   void advertise(ServerCapabilities caps, ClientCapabilities clientCaps) {
     client = CompletionService.ClientSupport.of(clientCaps);
     CompletionOptions options = new CompletionOptions(false, TRIGGERS);

@@ -10,9 +10,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.lsp4j.ClientCapabilities;
 import org.eclipse.lsp4j.CodeActionKind;
 import org.eclipse.lsp4j.CodeActionOptions;
+import org.eclipse.lsp4j.CodeLensOptions;
 import org.eclipse.lsp4j.ConfigurationItem;
 import org.eclipse.lsp4j.ConfigurationParams;
 import org.eclipse.lsp4j.DidChangeWatchedFilesRegistrationOptions;
+import org.eclipse.lsp4j.ExecuteCommandOptions;
 import org.eclipse.lsp4j.FileSystemWatcher;
 import org.eclipse.lsp4j.InitializeParams;
 import org.eclipse.lsp4j.InitializeResult;
@@ -35,7 +37,8 @@ import org.eclipse.lsp4j.services.WorkspaceService;
 /**
  * The Hooklens language server: the lsp4j façade that wires the feature services together and answers
  * the lifecycle messages. It advertises only what it implements: full and incremental document sync,
- * diagnostics (pushed), document symbols, completion, hover and (for clients that show them) inlay hints.
+ * diagnostics (pushed), document symbols, completion, hover, (for clients that show them) inlay hints,
+ * code lenses and the {@code hooklens.runHook} command behind them.
  */
 public final class HooklensLanguageServer implements LanguageServer, LanguageClientAware {
   /** The glob clients watch for us, so that editing a configuration outside the editor re-lints. */
@@ -51,6 +54,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   private final HooklensTextDocumentService textDocuments;
   private final HooklensWorkspaceService workspace;
   private final HookAssist assist;
+  private final HookRunService runs;
   private final CompletableFuture<Integer> exited = new CompletableFuture<>();
   private volatile LanguageClient client;
   private volatile ClientCapabilities capabilities = new ClientCapabilities();
@@ -70,8 +74,9 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
         () -> client, log, executor);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);
+    this.runs = new HookRunService(store, analyzer, configs, log, () -> client, () -> capabilities);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
-        codeActions, this::configFilesChanged, executor, log, assist);
+        codeActions, this::configFilesChanged, executor, log, assist, runs);
     this.workspace = new HooklensWorkspaceService(this);
   }
 
@@ -121,6 +126,8 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     caps.setDocumentSymbolProvider(true);
     caps.setCodeActionProvider(new CodeActionOptions(List.of(CodeActionKind.QuickFix, CodeActionsService.FIX_ALL)));
     assist.advertise(caps, capabilities);
+    caps.setCodeLensProvider(new CodeLensOptions(false));
+    caps.setExecuteCommandProvider(new ExecuteCommandOptions(List.of(HookRunService.RUN_HOOK)));
     return CompletableFuture.completedFuture(new InitializeResult(caps, new ServerInfo("hooklens", version)));
   }
 
@@ -184,12 +191,14 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   public CompletableFuture<Object> shutdown() {
     shutdownRequested = true;
     executor.shutdown();
+    runs.shutdown();
     return CompletableFuture.completedFuture(null);
   }
 
   @Override
   public void exit() {
     executor.shutdown();
+    runs.shutdown();
     // The protocol's exit code: 0 after a shutdown request, 1 when the client skipped it.
     exited.complete(shutdownRequested ? 0 : 1);
   }
@@ -206,6 +215,12 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   /** Stops the workers when the connection is gone without an exit. */
   void dispose() {
     executor.shutdown();
+    runs.shutdown();
+  }
+
+  /** Runs hooks for {@code workspace/executeCommand}. */
+  HookRunService runs() {
+    return runs;
   }
 
   /** The open documents, as the server has them. */

@@ -5,6 +5,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.eclipse.lsp4j.CodeAction;
 import org.eclipse.lsp4j.CodeActionParams;
+import org.eclipse.lsp4j.CodeLens;
+import org.eclipse.lsp4j.CodeLensParams;
 import org.eclipse.lsp4j.Command;
 import org.eclipse.lsp4j.CompletionItem;
 import org.eclipse.lsp4j.CompletionList;
@@ -39,10 +41,11 @@ final class HooklensTextDocumentService implements TextDocumentService {
   private final Executor executor;
   private final ClientLog log;
   private final HookAssist assist;
+  private final HookRunService runs;
 
   HooklensTextDocumentService(DocumentStore store, Analyzer analyzer, DiagnosticsService diagnostics,
       DocumentSymbolsService symbols, CodeActionsService codeActions, Runnable configFileSaved, Executor executor,
-      ClientLog log, HookAssist assist) {
+      ClientLog log, HookAssist assist, HookRunService runs) {
     this.codeActions = codeActions;
     this.store = store;
     this.analyzer = analyzer;
@@ -52,6 +55,7 @@ final class HooklensTextDocumentService implements TextDocumentService {
     this.executor = executor;
     this.log = log;
     this.assist = assist;
+    this.runs = runs;
   }
 
   @Override
@@ -127,6 +131,15 @@ final class HooklensTextDocumentService implements TextDocumentService {
   @Override
   public CompletableFuture<Hover> hover(HoverParams params) {
     return assist.hover(params);
+  }
+
+  @Override
+  public CompletableFuture<List<? extends CodeLens>> codeLens(CodeLensParams params) {
+    String uri = params.getTextDocument().getUri();
+    return CompletableFutures.computeAsync(executor, cancel -> {
+      TextDocument doc = store.get(uri);
+      return doc == null ? List.<CodeLens>of() : runs.lenses(doc);
+    });
   }
 
   @Override

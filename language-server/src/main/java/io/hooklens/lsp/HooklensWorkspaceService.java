@@ -1,10 +1,12 @@
 package io.hooklens.lsp;
 
+import java.util.concurrent.CompletableFuture;
 import org.eclipse.lsp4j.DidChangeConfigurationParams;
 import org.eclipse.lsp4j.DidChangeWatchedFilesParams;
+import org.eclipse.lsp4j.ExecuteCommandParams;
 import org.eclipse.lsp4j.services.WorkspaceService;
 
-/** The {@code workspace/*} façade: settings and configuration files. */
+/** The {@code workspace/*} façade: settings, configuration files, and running hooks. */
 final class HooklensWorkspaceService implements WorkspaceService {
   private final HooklensLanguageServer server;
 
@@ -15,6 +17,11 @@ final class HooklensWorkspaceService implements WorkspaceService {
   @Override
   public void didChangeConfiguration(DidChangeConfigurationParams params) {
     server.settingsChanged(params.getSettings());
+  }
+
+  @Override
+  public CompletableFuture<Object> executeCommand(ExecuteCommandParams params) {
+    return server.runs().execute(params);
   }
 
   @Override

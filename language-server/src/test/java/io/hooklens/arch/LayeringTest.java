@@ -9,8 +9,8 @@ import java.io.PrintStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the layers pointing one way: core ← rules ← lsp ← cli, core ← rules ← cli, and core ← chart ←
- * cli; only the edges know their libraries.
+ * Keeps the layers pointing one way: core ← rules ← lsp ← cli, core ← rules ← cli, core ← chart ← cli,
+ * and core ← run ← lsp, cli; only the edges know their libraries.
  */
 class LayeringTest {
   private static final JavaClasses CLASSES = new ClassFileImporter()
@@ -52,10 +52,17 @@ class LayeringTest {
   }
 
   @Test
-  void theLanguageServerKnowsOnlyTheCoreAndTheRules() {
+  void theLanguageServerKnowsOnlyTheCoreTheRulesAndTheRunner() {
     noClasses().that().resideInAPackage("io.hooklens.lsp..")
         .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.cli..", "io.hooklens.chart..",
-            "io.hooklens.run..", "picocli..", "org.snakeyaml..")
+            "picocli..", "org.snakeyaml..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void theCliAndTheLanguageServerReachTheRunnerOnlyThroughItsPlanRunnerAndReport() {
+    noClasses().that().resideOutsideOfPackage("io.hooklens.run..")
+        .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.run.cluster..", "io.hooklens.run.node..")
         .check(CLASSES);
   }
 

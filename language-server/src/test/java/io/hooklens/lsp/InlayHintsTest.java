@@ -1,6 +1,7 @@
 package io.hooklens.lsp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -165,7 +166,8 @@ class InlayHintsTest {
       assertEquals(Boolean.TRUE, session.initialized.getCapabilities().getHoverProvider().getLeft());
       assertEquals(List.of(":", ",", " ", "\""),
           session.initialized.getCapabilities().getCompletionProvider().getTriggerCharacters());
-      assertNull(session.initialized.getCapabilities().getCodeLensProvider(), "code lens comes with the hook runner");
+      assertNotNull(session.initialized.getCapabilities().getCodeLensProvider(),
+          "code lenses do not depend on the client showing inlay hints");
     }
   }
 }

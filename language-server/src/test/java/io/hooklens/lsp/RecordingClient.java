@@ -11,9 +11,13 @@ import java.util.function.Supplier;
 import org.eclipse.lsp4j.ConfigurationParams;
 import org.eclipse.lsp4j.MessageActionItem;
 import org.eclipse.lsp4j.MessageParams;
+import org.eclipse.lsp4j.ProgressParams;
 import org.eclipse.lsp4j.PublishDiagnosticsParams;
 import org.eclipse.lsp4j.RegistrationParams;
+import org.eclipse.lsp4j.ShowDocumentParams;
+import org.eclipse.lsp4j.ShowDocumentResult;
 import org.eclipse.lsp4j.ShowMessageRequestParams;
+import org.eclipse.lsp4j.WorkDoneProgressCreateParams;
 import org.eclipse.lsp4j.services.LanguageClient;
 
 /**
@@ -27,7 +31,11 @@ final class RecordingClient implements LanguageClient {
   private final List<MessageParams> logs = new ArrayList<>();
   private final List<MessageParams> shown = new ArrayList<>();
   private final List<RegistrationParams> registrations = new ArrayList<>();
+  private final List<ShowMessageRequestParams> requests = new ArrayList<>();
+  private final List<ProgressParams> progress = new ArrayList<>();
+  private final List<ShowDocumentParams> documentsShown = new ArrayList<>();
   private volatile Function<ConfigurationParams, List<Object>> configuration = p -> null;
+  private volatile Function<ShowMessageRequestParams, String> answer = p -> null;
 
   @Override
   public synchronized void publishDiagnostics(PublishDiagnosticsParams params) {
@@ -49,7 +57,47 @@ final class RecordingClient implements LanguageClient {
 
   @Override
   public CompletableFuture<MessageActionItem> showMessageRequest(ShowMessageRequestParams params) {
+    synchronized (this) {
+      requests.add(params);
+      notifyAll();
+    }
+    String title = answer.apply(params);
+    return CompletableFuture.completedFuture(title == null ? null : new MessageActionItem(title));
+  }
+
+  @Override
+  public CompletableFuture<Void> createProgress(WorkDoneProgressCreateParams params) {
     return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public synchronized void notifyProgress(ProgressParams params) {
+    progress.add(params);
+    notifyAll();
+  }
+
+  @Override
+  public synchronized CompletableFuture<ShowDocumentResult> showDocument(ShowDocumentParams params) {
+    documentsShown.add(params);
+    notifyAll();
+    return CompletableFuture.completedFuture(new ShowDocumentResult(true));
+  }
+
+  /** The title of the action the client picks for a {@code window/showMessageRequest}; null: dismissed. */
+  void answerMessageRequests(Function<ShowMessageRequestParams, String> pick) {
+    answer = pick;
+  }
+
+  synchronized List<ShowMessageRequestParams> messageRequests() {
+    return List.copyOf(requests);
+  }
+
+  synchronized List<ProgressParams> progress() {
+    return List.copyOf(progress);
+  }
+
+  synchronized List<ShowDocumentParams> documentsShown() {
+    return List.copyOf(documentsShown);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.hooklens.lsp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /** What the server announces, how it ends, and serving over a socket. */
 class ServerLifecycleTest {
   @Test
-  void itAdvertisesIncrementalSyncSymbolsAndCodeActionsAndNothingItDoesNotDo() throws Exception {
+  void itAdvertisesIncrementalSyncSymbolsCodeActionsAndCodeLensesAndNothingItDoesNotDo() throws Exception {
     try (LspSession session = LspSession.start()) {
       ServerCapabilities caps = session.initialized.getCapabilities();
       TextDocumentSyncOptions sync = caps.getTextDocumentSync().getRight();
@@ -40,7 +41,11 @@ class ServerLifecycleTest {
           caps.getCodeActionProvider().getRight().getCodeActionKinds());
       // Only for clients that declare inlay hints (InlayHintsTest).
       assertNull(caps.getInlayHintProvider());
-      assertNull(caps.getCodeLensProvider());
+      // Code lenses above hooks, behind the one command that runs them (RunHookCommandTest).
+      assertFalse(caps.getCodeLensProvider().getResolveProvider());
+      assertEquals(List.of("hooklens.runHook"), caps.getExecuteCommandProvider().getCommands());
+      assertNull(caps.getDefinitionProvider());
+      assertNull(caps.getDocumentFormattingProvider());
       assertEquals("hooklens", session.initialized.getServerInfo().getName());
     }
   }

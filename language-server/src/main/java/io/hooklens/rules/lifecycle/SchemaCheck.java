@@ -2,26 +2,20 @@ package io.hooklens.rules.lifecycle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonNodePath;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
-import io.hooklens.core.yaml.YScalar;
 import io.hooklens.core.yaml.YSeq;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -31,9 +25,6 @@ import java.util.Set;
  * about. Instances are immutable and safe to share between threads.
  */
 final class SchemaCheck {
-  private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-  private static final Set<String> TRUE = Set.of("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON",
-      "y", "Y");
 
   /**
    * One schema error.
@@ -72,7 +63,7 @@ final class SchemaCheck {
 
   /** Validates a YAML subtree; converts only that subtree. */
   List<Violation> validate(YNode root) {
-    Set<ValidationMessage> errors = schema.validate(toJson(root));
+    Set<ValidationMessage> errors = schema.validate(JsonTree.of(root));
     List<Violation> out = new ArrayList<>(errors.size());
     for (ValidationMessage m : errors) {
       List<Object> path = new ArrayList<>();
@@ -119,59 +110,5 @@ final class SchemaCheck {
       out.add(type.asText());
     }
     return out;
-  }
-
-  static JsonNode toJson(YNode n) {
-    if (n instanceof YMap m) {
-      ObjectNode o = JSON.objectNode();
-      // Effective entries: Kubernetes' decoders apply merge keys, and the last of duplicate keys wins.
-      for (YMap.Entry e : m.effectiveEntries()) {
-        o.set(e.key().value(), toJson(e.value()));
-      }
-      return o;
-    }
-    if (n instanceof YSeq s) {
-      ArrayNode a = JSON.arrayNode(s.size());
-      for (YNode item : s.items()) {
-        a.add(toJson(item));
-      }
-      return a;
-    }
-    YScalar s = (YScalar) n;
-    return switch (s.type()) {
-      case STRING -> JSON.textNode(s.value());
-      case INT -> integer(s);
-      case FLOAT -> JSON.numberNode(floating(s.value()));
-      case BOOL -> JSON.booleanNode(TRUE.contains(s.value()));
-      case NULL -> JSON.nullNode();
-    };
-  }
-
-  private static JsonNode integer(YScalar s) {
-    OptionalLong v = s.asLong();
-    if (v.isPresent()) {
-      return JSON.numberNode(v.getAsLong());
-    }
-    // asLong() reads every integer spelling that fits a long, so only larger values get here.
-    String d = s.value().replace("_", "");
-    boolean negative = d.startsWith("-");
-    if (negative || d.startsWith("+")) {
-      d = d.substring(1);
-    }
-    int radix = d.startsWith("0x") || d.startsWith("0X") ? 16 : d.startsWith("0o") ? 8 : 10;
-    BigInteger b = new BigInteger(radix == 10 ? d : d.substring(2), radix);
-    return JSON.numberNode(negative ? b.negate() : b);
-  }
-
-  private static double floating(String v) {
-    String f = v.replace("_", "");
-    String lower = f.toLowerCase(Locale.ROOT);
-    if (lower.endsWith(".inf")) {
-      return f.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-    }
-    if (lower.equals(".nan")) {
-      return Double.NaN;
-    }
-    return Double.parseDouble(f);
   }
 }

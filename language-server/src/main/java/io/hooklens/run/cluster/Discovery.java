@@ -1,18 +1,11 @@
 package io.hooklens.run.cluster;
 
-import io.fabric8.kubernetes.api.model.APIGroup;
-import io.fabric8.kubernetes.api.model.APIGroupBuilder;
-import io.fabric8.kubernetes.api.model.APIGroupListBuilder;
-import io.fabric8.kubernetes.api.model.APIResource;
-import io.fabric8.kubernetes.api.model.APIResourceBuilder;
-import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
-import io.fabric8.kubernetes.api.model.APIVersionsBuilder;
-import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
-import io.fabric8.kubernetes.api.model.ServerAddressByClientCIDR;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.util.ArrayList;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -41,36 +34,54 @@ final class Discovery {
           new Kind("replicasets", "ReplicaSet", true))),
       new Group("apps.openshift.io", "v1", List.of(new Kind("deploymentconfigs", "DeploymentConfig", true))));
 
+  private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
   private Discovery() {}
 
-  /** Request path (without query) to JSON body. */
+  /**
+   * Request path (without query) to JSON body. Written as plain JSON trees: serialising the model's
+   * discovery classes would build their bean serialisers, a noticeable part of a cold start.
+   */
   static Map<String, String> documents(String serverAddress) {
     Map<String, String> docs = new LinkedHashMap<>();
     docs.put("/version", "{\"major\":\"1\",\"minor\":\"34\",\"gitVersion\":\"" + KUBERNETES_VERSION
         + "\",\"platform\":\"linux/amd64\"}");
-    docs.put("/api", Serialization.asJson(new APIVersionsBuilder().withVersions("v1")
-        .withServerAddressByClientCIDRs(new ServerAddressByClientCIDR("0.0.0.0/0", serverAddress)).build()));
-    List<APIGroup> groups = new ArrayList<>();
+    ObjectNode versions = object("APIVersions");
+    versions.putArray("serverAddressByClientCIDRs").addObject().put("clientCIDR", "0.0.0.0/0")
+        .put("serverAddress", serverAddress);
+    versions.putArray("versions").add("v1");
+    docs.put("/api", versions.toString());
+    ObjectNode list = object("APIGroupList");
+    ArrayNode groups = list.putArray("groups");
     for (Group group : GROUPS) {
       String prefix = group.name().isEmpty() ? "/api/" : "/apis/" + group.name() + "/";
-      docs.put(prefix + group.version(), Serialization.asJson(new APIResourceListBuilder()
-          .withGroupVersion(group.groupVersion())
-          .withResources(group.kinds().stream().map(Discovery::resource).toList()).build()));
+      ObjectNode resources = object("APIResourceList").put("groupVersion", group.groupVersion());
+      ArrayNode items = resources.putArray("resources");
+      group.kinds().forEach(kind -> items.add(resource(kind)));
+      docs.put(prefix + group.version(), resources.toString());
       if (!group.name().isEmpty()) {
-        GroupVersionForDiscovery version = new GroupVersionForDiscovery(group.groupVersion(), group.version());
-        APIGroup apiGroup = new APIGroupBuilder().withName(group.name()).withVersions(version)
-            .withPreferredVersion(version).build();
+        ObjectNode apiGroup = object("APIGroup").put("name", group.name());
+        apiGroup.putObject("preferredVersion").put("groupVersion", group.groupVersion())
+            .put("version", group.version());
+        apiGroup.putArray("versions").addObject().put("groupVersion", group.groupVersion())
+            .put("version", group.version());
         groups.add(apiGroup);
-        docs.put("/apis/" + group.name(), Serialization.asJson(apiGroup));
+        docs.put("/apis/" + group.name(), apiGroup.toString());
       }
     }
-    docs.put("/apis", Serialization.asJson(new APIGroupListBuilder().withGroups(groups).build()));
+    docs.put("/apis", list.toString());
     return docs;
   }
 
-  private static APIResource resource(Kind kind) {
-    return new APIResourceBuilder().withName(kind.plural()).withSingularName(kind.kind().toLowerCase())
-        .withKind(kind.kind()).withNamespaced(kind.namespaced())
-        .withVerbs("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch").build();
+  private static ObjectNode object(String kind) {
+    return JSON.objectNode().put("apiVersion", "v1").put("kind", kind);
+  }
+
+  private static ObjectNode resource(Kind kind) {
+    ObjectNode resource = JSON.objectNode().put("kind", kind.kind()).put("name", kind.plural())
+        .put("namespaced", kind.namespaced()).put("singularName", kind.kind().toLowerCase(Locale.ROOT));
+    ArrayNode verbs = resource.putArray("verbs");
+    List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch").forEach(verbs::add);
+    return resource;
   }
 }

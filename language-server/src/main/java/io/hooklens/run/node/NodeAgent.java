@@ -53,33 +53,48 @@ public final class NodeAgent implements AutoCloseable {
   private volatile Duration restartBackoff = DEFAULT_RESTART_BACKOFF;
   private Path volumeRoot;
   private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
+  private final Map<String, Path> imageRoots;
   private volatile Watch watch;
   private volatile boolean closed;
 
-  private NodeAgent(KubernetesClient client, Sandbox sandbox) {
+  private NodeAgent(KubernetesClient client, Sandbox sandbox, Map<String, Path> imageRoots) {
     this.client = client;
     this.sandbox = sandbox;
+    this.imageRoots = Map.copyOf(imageRoots);
     this.hooks = new HookRunner(sandbox);
     this.events = new EventRecorder(client, NODE_NAME);
   }
 
   /** Starts the agent with bubblewrap isolation when it works here, else plain processes and a warning. */
   public static NodeAgent start(KubernetesClient client) {
+    return start(client, Map.of());
+  }
+
+  /**
+   * Starts the agent (isolated where bubblewrap works) with unpacked image filesystems: a container whose
+   * {@code image} is a key runs with that directory as its read-only root.
+   */
+  public static NodeAgent start(KubernetesClient client, Map<String, Path> imageRoots) {
     Sandbox sandbox = Sandbox.detect(newMarker());
     if (!sandbox.isolated()) {
       LOG.warning("bubblewrap is missing or cannot create namespaces here: hooks run as plain processes with the "
           + "host's network and filesystem (install Debian's bubblewrap to isolate them)");
     }
-    return start(client, sandbox);
+    return start(client, sandbox, imageRoots);
+  }
+
+  /** Whether containers would run isolated here: bubblewrap is installed and can create namespaces. */
+  public static boolean isolationAvailable() {
+    return Sandbox.available();
   }
 
   /** Starts the agent with plain process groups even where bubblewrap works. */
   public static NodeAgent startUnisolated(KubernetesClient client) {
-    return start(client, Sandbox.plain(newMarker()));
+    return start(client, Sandbox.plain(newMarker()), Map.of());
   }
 
-  private static NodeAgent start(KubernetesClient client, Sandbox sandbox) {
-    NodeAgent agent = new NodeAgent(client, sandbox);
+  private static NodeAgent start(KubernetesClient client, Sandbox sandbox, Map<String, Path> imageRoots) {
+    NodeAgent agent = new NodeAgent(client, sandbox, imageRoots);
     agent.watch();
     return agent;
   }
@@ -224,6 +239,11 @@ public final class NodeAgent implements AutoCloseable {
   // Requests cut short by close() are expected, not worth a warning.
   boolean closed() {
     return closed;
+  }
+
+  /** The unpacked filesystem to run an image in, or null for the host's. */
+  Path imageRoot(String image) {
+    return image == null ? null : imageRoots.get(image);
   }
 
   KubernetesClient client() {

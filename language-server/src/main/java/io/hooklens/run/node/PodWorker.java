@@ -220,7 +220,7 @@ final class PodWorker {
     }
     try {
       slot.process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv, slot.env,
-          slot.spec.getWorkingDir(), mounts(slot));
+          slot.spec.getWorkingDir(), mounts(slot), agent.imageRoot(slot.spec.getImage()));
     } catch (IOException e) {
       finish(slot, 128, "StartError", e.getMessage());
       event(name, true, "Failed", "Error: " + e.getMessage());

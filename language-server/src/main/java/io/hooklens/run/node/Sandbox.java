@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Starts a pod's processes. Isolated (bubblewrap present and usable): each pod gets a network namespace
  * with only its own loopback, held by a sleeping holder process; each container runs in it with
- * {@code nsenter}, inside bubblewrap with a read-only root, a private {@code /tmp}, its own PID
+ * {@code nsenter}, inside bubblewrap with a read-only root (the host's, or an unpacked image's), a
+ * private {@code /tmp}, its own PID
  * namespace (the command is PID 1, as in a container) and {@code --die-with-parent}; exec hooks enter the
  * container's namespaces. Plain: each container is a process group of its own on the host's network and
  * filesystem.
@@ -29,6 +30,11 @@ final class Sandbox {
       case "$line" in HTTP/*) exit 0;; *) exit 3;; esac
       """;
 
+  /** bubblewrap's real path, as {@code /proc/PID/exe} shows it; looked up on first use. */
+  private static final class Bubblewrap {
+    static final String EXECUTABLE = bubblewrapPath();
+  }
+
   private final boolean isolated;
   private final String marker;
 
@@ -39,14 +45,15 @@ final class Sandbox {
 
   /** Isolated when bubblewrap can create the namespaces here, else plain. */
   static Sandbox detect(String marker) {
-    return new Sandbox(bubblewrapWorks(), marker);
+    return new Sandbox(available(), marker);
   }
 
   static Sandbox plain(String marker) {
     return new Sandbox(false, marker);
   }
 
-  private static boolean bubblewrapWorks() {
+  /** Whether bubblewrap is installed and can create the namespaces here. */
+  static boolean available() {
     try {
       Process probe = new ProcessBuilder("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
           "--unshare-net", "--unshare-pid", "--die-with-parent", "nsenter", "--version")
@@ -161,22 +168,29 @@ final class Sandbox {
   record Mount(Path source, String target, boolean readOnly) {}
 
   /**
-   * Starts a container. A mount's target must exist on the host or lie under {@code /tmp}: the root is the
-   * host's, read-only, so bubblewrap cannot create a mount point anywhere else.
+   * Starts a container's command; {@code root}, when set, is an unpacked image filesystem mounted
+   * read-only as the container's root instead of the host's (isolated mode only). A mount's target must
+   * exist in that root or lie under {@code /tmp}: the root is read-only, so bubblewrap cannot create a
+   * mount point anywhere else.
    */
   ContainerProcess startContainer(PodNetwork network, String hostname, List<String> argv, Map<String, String> env,
-      String workingDir, List<Mount> mounts) throws IOException {
+      String workingDir, List<Mount> mounts, Path root) throws IOException {
+    if (root != null && !isolated) {
+      throw new IOException("an image root needs bubblewrap, which is missing or cannot create namespaces here");
+    }
     List<String> command = new ArrayList<>(List.of("setsid"));
     if (isolated) {
       command.addAll(network.enter());
-      command.addAll(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-          "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", hostname, "--as-pid-1",
+      String rootDir = root == null ? "/" : root.toString();
+      command.addAll(List.of("bwrap", "--ro-bind", rootDir, "/", "--dev", "/dev", "--proc", "/proc",
+          "--tmpfs", "/tmp", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", hostname, "--as-pid-1",
           "--die-with-parent", "--new-session"));
       for (Mount mount : mounts) {
         Path target = Path.of(mount.target()).normalize();
-        if (!target.startsWith("/tmp/") && !Files.isDirectory(target)) {
+        Path onRoot = root == null ? target : root.resolve(target.toString().substring(1));
+        if (!target.startsWith("/tmp/") && !Files.isDirectory(onRoot)) {
           throw new IOException("cannot mount a volume at " + mount.target() + ": the embedded node mounts volumes "
-              + "only at directories that exist on the host or under /tmp");
+              + "only at directories that exist in the container's root or under /tmp");
         }
         command.addAll(List.of(mount.readOnly() ? "--ro-bind" : "--bind", mount.source().toString(),
             target.toString()));
@@ -197,7 +211,8 @@ final class Sandbox {
   // Started means the command runs in its namespaces, as when a runtime's StartContainer returns: until
   // bubblewrap's child has executed it, hooks would enter half-built namespaces.
   private static void awaitExec(Process outer) {
-    String bwrap = executable(outer.pid());
+    // Not the outer process's own executable: it may still be setsid or nsenter, not yet bubblewrap.
+    String bwrap = Bubblewrap.EXECUTABLE;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (System.nanoTime() < deadline && outer.isAlive()) {
       Optional<ProcessHandle> child = outer.children().findFirst();
@@ -206,6 +221,20 @@ final class Sandbox {
       }
       sleepBriefly();
     }
+  }
+
+  private static String bubblewrapPath() {
+    for (String dir : PATH.split(":")) {
+      Path candidate = Path.of(dir, "bwrap");
+      if (Files.isExecutable(candidate)) {
+        try {
+          return candidate.toRealPath().toString();
+        } catch (IOException e) {
+          return candidate.toString();
+        }
+      }
+    }
+    return "";
   }
 
   private static String executable(long pid) {

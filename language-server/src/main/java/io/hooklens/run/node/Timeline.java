@@ -3,6 +3,8 @@ package io.hooklens.run.node;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * What the node did and when, on the monotonic clock: hook starts and ends, signals, exits. Reports and
@@ -29,6 +31,7 @@ public final class Timeline {
 
   private final long origin = System.nanoTime();
   private final List<Entry> entries = new ArrayList<>();
+  private final List<Consumer<Entry>> listeners = new CopyOnWriteArrayList<>();
 
   /** Now, in nanoseconds since the timeline's origin: the clock of its entries, for times kept elsewhere. */
   public long now() {
@@ -40,7 +43,20 @@ public final class Timeline {
     synchronized (entries) {
       entries.add(entry);
     }
+    for (Consumer<Entry> listener : listeners) {
+      listener.accept(entry);
+    }
     return entry;
+  }
+
+  /** Calls {@code listener} with every entry added from now on, on the thread that adds it. */
+  public void listen(Consumer<Entry> listener) {
+    listeners.add(listener);
+  }
+
+  /** The monotonic time ({@link System#nanoTime()}) of the timeline's origin, to place other clocks on it. */
+  public long origin() {
+    return origin;
   }
 
   Entry add(String pod, String container, Mark mark, String detail) {

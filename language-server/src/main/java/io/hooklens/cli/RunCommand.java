@@ -1,0 +1,325 @@
+package io.hooklens.cli;
+
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.Linter;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.yaml.ParseProblem;
+import io.hooklens.rules.BuiltInRules;
+import io.hooklens.run.ContainerPlan;
+import io.hooklens.run.PlannedHook;
+import io.hooklens.run.PodPlan;
+import io.hooklens.run.RunException;
+import io.hooklens.run.RunPlan;
+import io.hooklens.run.Runner;
+import io.hooklens.run.Selection;
+import io.hooklens.run.report.JsonReport;
+import io.hooklens.run.report.RunReport;
+import io.hooklens.run.report.SvgTimeline;
+import io.hooklens.run.report.TextReport;
+import java.io.Console;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Runs the postStart and preStop hooks of a manifest's pods on this machine, with the kubelet's semantics,",
+        "and reports what happened: a timeline against the grace period, the events, each hook's output, and a",
+        "verdict that names the static rule it confirms. Asks before it runs anything."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:every hook ran and succeeded, and no app was SIGKILLed",
+        "1:a hook failed, was cut off or did not run, or an app was SIGKILLed",
+        "2:usage error, unreadable input, nothing to run, or no consent",
+        "3:internal error"})
+public final class RunCommand implements Callable<Integer> {
+  /** Output formats. */
+  enum Format { text, json }
+
+  /** Hooks to run. */
+  enum HookChoice { postStart, preStop, all }
+
+  private static final int DEFAULT_WIDTH = 100;
+
+  @Spec
+  CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "A manifest (YAML or JSON) with pods or pod templates.")
+  Path target;
+
+  @Option(names = "--hook", defaultValue = "all", paramLabel = "HOOK",
+      description = "Which hooks to run: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  HookChoice hook;
+
+  @Option(names = "--container", paramLabel = "NAME", description = "Only this container (the pod's others are left out).")
+  String container;
+
+  @Option(names = "--resource", paramLabel = "KIND/NAME",
+      description = "Only this object, e.g. Deployment/web (default: every object with hooks).")
+  String resource;
+
+  @Option(names = "--grace-period", paramLabel = "SECONDS", description = "Replace the pods' grace period.")
+  Long gracePeriod;
+
+  @Option(names = "--start-timeout", defaultValue = "30", paramLabel = "SECONDS",
+      description = "How long to wait for the containers to run, postStart included (default: ${DEFAULT-VALUE}).")
+  long startTimeout;
+
+  @Option(names = "--image-root", paramLabel = "IMAGE=DIR",
+      description = "Run containers of IMAGE inside DIR, an unpacked image filesystem (e.g. from docker export), "
+          + "read-only, instead of the host's (repeatable; needs bubblewrap).")
+  Map<String, Path> imageRoots = new LinkedHashMap<>();
+
+  @Option(names = "--context", paramLabel = "NAME",
+      description = "Run on the cluster of this kubeconfig context, in a namespace of its own that is deleted "
+          + "afterwards, instead of the embedded cluster.")
+  String context;
+
+  @Option(names = "--kubeconfig", paramLabel = "FILE",
+      description = "The kubeconfig for --context (default: $KUBECONFIG, then ~/.kube/config).")
+  Path kubeconfig;
+
+  @Option(names = "--yes", description = "Run without asking (for CI).")
+  boolean yes;
+
+  @Option(names = "--timeline", paramLabel = "FILE", description = "Also write the timeline as an SVG image.")
+  Path timeline;
+
+  @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
+      description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  Format format;
+
+  @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
+      description = "Colour the text report: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  LintCommand.ColorMode color;
+
+  @Option(names = "--event", paramLabel = "EVENT",
+      description = "Not available yet: run a Helm event's hooks (needs the Helm phase runner).")
+  String event;
+
+  @Option(names = "--dc-hook", paramLabel = "PHASE",
+      description = "Not available yet: run a DeploymentConfig's pre, mid or post hook (needs the DeploymentConfig "
+          + "deployer).")
+  String dcHook;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter err = spec.commandLine().getErr();
+    Optional<String> refused = unavailable();
+    if (refused.isPresent()) {
+      err.println("hooklens: " + refused.get());
+      return ExitCodes.USAGE;
+    }
+    Optional<Read> read = read(err);
+    if (read.isEmpty()) {
+      return ExitCodes.USAGE;
+    }
+    HookDocument doc = read.get().doc();
+    RunPlan plan = RunPlan.of(doc, new Selection(hook.name(), container, resource, -1, gracePeriod));
+    if (!plan.problems().isEmpty()) {
+      plan.problems().forEach(p -> err.println("hooklens: " + p));
+      return ExitCodes.USAGE;
+    }
+    boolean sandbox = context == null && Runner.sandboxAvailable();
+    if (!imageRoots.isEmpty() && !sandbox) {
+      err.println("hooklens: --image-root needs bubblewrap on the embedded cluster"
+          + (context != null ? "; a real cluster runs the images themselves" : ", and bubblewrap is missing or cannot "
+          + "create namespaces here (install Debian's bubblewrap)"));
+      return ExitCodes.USAGE;
+    }
+    err.print(describe(plan, sandbox));
+    err.flush();
+    if (!consent(err)) {
+      return ExitCodes.USAGE;
+    }
+    return run(plan, read.get().findings(), err);
+  }
+
+  /** The options of runners that do not exist yet, refused rather than ignored. */
+  private Optional<String> unavailable() {
+    if (event != null) {
+      return Optional.of("--event needs the Helm phase runner, which is not available yet; run the container hooks "
+          + "of the rendered chart instead: helm template CHART > out.yaml && hooklens run out.yaml");
+    }
+    if (dcHook != null) {
+      return Optional.of("--dc-hook needs the DeploymentConfig deployer, which is not available yet; the container "
+          + "hooks of a DeploymentConfig's pod template run without it");
+    }
+    if (startTimeout < 1) {
+      return Optional.of("--start-timeout must be at least 1 second");
+    }
+    if (gracePeriod != null && gracePeriod < 0) {
+      return Optional.of("--grace-period must not be negative");
+    }
+    if (kubeconfig != null && context == null) {
+      return Optional.of("--kubeconfig goes with --context");
+    }
+    for (Map.Entry<String, Path> root : imageRoots.entrySet()) {
+      if (!Files.isDirectory(root.getValue())) {
+        return Optional.of("--image-root " + root.getKey() + "=" + root.getValue() + ": no such directory");
+      }
+    }
+    return Optional.empty();
+  }
+
+  private record Read(HookDocument doc, List<Finding> findings) {}
+
+  private Optional<Read> read(PrintWriter err) throws IOException {
+    if (Files.isDirectory(target) || target.endsWith("Chart.yaml")) {
+      err.println("hooklens: " + target + " is a chart: running Helm hook phases needs the Helm phase runner, which "
+          + "is not available yet; run its rendered output instead: helm template CHART > out.yaml");
+      return Optional.empty();
+    }
+    if (!Files.isRegularFile(target)) {
+      err.println("hooklens: " + target + ": no such file");
+      return Optional.empty();
+    }
+    Optional<String> text = ManifestText.read(target, err);
+    if (text.isEmpty()) {
+      return Optional.empty();
+    }
+    Linter linter = new Linter(BuiltInRules.registry());
+    HookDocument doc = linter.parse(target.toString(), text.get());
+    for (ParseProblem p : doc.parsed().problems()) {
+      if (p.kind() == ParseProblem.Kind.SYNTAX || p.kind() == ParseProblem.Kind.LIMIT) {
+        err.println("hooklens: " + target + ":" + (p.range().start().line() + 1) + ":"
+            + (p.range().start().column() + 1) + ": " + p.message());
+        return Optional.empty();
+      }
+    }
+    List<Finding> findings;
+    try {
+      findings = linter.lint(doc, new ConfigResolver(linter.registry(), null).forFile(target).config()).findings();
+    } catch (ConfigResolver.ConfigException e) {
+      err.println("hooklens: " + e.getMessage());
+      return Optional.empty();
+    }
+    return Optional.of(new Read(doc, findings));
+  }
+
+  /** Exactly what will run, for consent. */
+  private String describe(RunPlan plan, boolean sandbox) {
+    StringBuilder s = new StringBuilder();
+    String where = context == null ? "on this machine (embedded cluster)"
+        : "on the cluster of context " + context + ", in a new namespace deleted afterwards";
+    s.append("hooklens run will start ").append(plan.pods().size()).append(plan.pods().size() == 1 ? " pod " : " pods ")
+        .append(where).append(":\n");
+    for (PodPlan pod : plan.pods()) {
+      s.append("  ").append(pod.resource()).append(" (").append(plan.source()).append(':').append(pod.line() + 1)
+          .append(") as pod ").append(pod.podName()).append(", grace period ").append(pod.graceSeconds())
+          .append(" s\n");
+      for (ContainerPlan c : pod.containers()) {
+        Path root = imageRoots.get(c.image());
+        s.append("    container \"").append(c.name()).append("\" runs: ").append(RunPlan.shell(c.command()))
+            .append(root != null ? "  (inside " + root + ")" : "").append('\n');
+        for (PlannedHook h : c.hooks()) {
+          s.append("      ").append(h.hook()).append(": ").append(h.description()).append('\n');
+        }
+      }
+      for (String note : pod.notes()) {
+        s.append("    note: ").append(note).append('\n');
+      }
+    }
+    if (context == null) {
+      s.append(sandbox
+          ? "Sandbox: bubblewrap (each pod its own network with only loopback; read-only root, private /tmp)\n"
+          : "WARNING: bubblewrap is missing or cannot create namespaces here: the commands run as plain processes "
+              + "with this machine's network and files (install Debian's bubblewrap to isolate them)\n");
+    }
+    return s.toString();
+  }
+
+  /** Whether the user agreed: {@code --yes}, or "y" typed on the terminal. */
+  private boolean consent(PrintWriter err) {
+    if (yes) {
+      return true;
+    }
+    Console console = System.console();
+    if (console == null) {
+      err.println("hooklens: nothing ran: there is no terminal to ask for consent on; pass --yes to run these "
+          + "commands");
+      return false;
+    }
+    String answer = console.readLine("Run these commands on this machine? [y/N] ");
+    if (answer != null && List.of("y", "yes").contains(answer.strip().toLowerCase(Locale.ROOT))) {
+      return true;
+    }
+    err.println("hooklens: nothing ran");
+    return false;
+  }
+
+  private int run(RunPlan plan, List<Finding> findings, PrintWriter err) throws IOException {
+    Runner.Progress progress = (seconds, pod, what) -> {
+      synchronized (err) {
+        err.printf(Locale.ROOT, "[%6.2f s] %s: %s%n", seconds, pod, what);
+        err.flush();
+      }
+    };
+    Runner runner = context == null ? Runner.embedded(imageRoots, startTimeout, progress)
+        : Runner.context(context, kubeconfig, startTimeout, progress);
+    // Ctrl-C or a CI timeout: the pods, the namespace and every process still go.
+    Thread cleanup = new Thread(runner::close, "hooklens-run-cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    RunReport report;
+    try {
+      report = runner.run(plan, findings);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      err.println("hooklens: the run was stopped; what it created was removed");
+      return ExitCodes.FINDINGS;
+    } catch (RunException e) {
+      err.println("hooklens: " + e.getMessage());
+      return ExitCodes.USAGE;
+    } finally {
+      runner.close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException e) {
+        // The JVM is already shutting down; the hook runs close() again, which does nothing now.
+      }
+    }
+    if (timeline != null) {
+      AtomicFiles.write(timeline, SvgTimeline.render(report).getBytes(StandardCharsets.UTF_8));
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(format == Format.json ? JsonReport.render(report) + "\n" : TextReport.render(report, width(), useColor()));
+    out.flush();
+    if (timeline != null) {
+      err.println("hooklens: timeline written to " + timeline);
+    }
+    return report.succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
+  }
+
+  private static int width() {
+    try {
+      String columns = System.getenv("COLUMNS");
+      return columns == null ? DEFAULT_WIDTH : Integer.parseInt(columns.strip());
+    } catch (NumberFormatException e) {
+      return DEFAULT_WIDTH;
+    }
+  }
+
+  private boolean useColor() {
+    return switch (color) {
+      case always -> true;
+      case never -> false;
+      case auto -> System.console() != null && System.getenv("NO_COLOR") == null;
+    };
+  }
+}

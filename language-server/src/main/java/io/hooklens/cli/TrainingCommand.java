@@ -1,0 +1,37 @@
+package io.hooklens.cli;
+
+import io.hooklens.core.engine.Linter;
+import io.hooklens.rules.BuiltInRules;
+import io.hooklens.run.RunPlan;
+import io.hooklens.run.Runner;
+import io.hooklens.run.Selection;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The launcher's training run for its class-data-sharing archive: what {@code lint} and {@code run} load,
+ * in one JVM, running no hook. Hidden: not a command for users.
+ */
+@Command(name = "cds-training", hidden = true)
+public final class TrainingCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "EXAMPLES") Path examples;
+
+  @Override
+  public Integer call() throws Exception {
+    CommandLine lint = Main.commandLine();
+    lint.setOut(new PrintWriter(new StringWriter()));
+    lint.setErr(new PrintWriter(new StringWriter()));
+    lint.execute("lint", "--format", "sarif", "--fail-on", "never", examples.toString());
+    Path manifest = examples.resolve("overrun.yaml");
+    RunPlan plan = RunPlan.of(new Linter(BuiltInRules.registry()).parse(manifest.toString(),
+        Files.readString(manifest)), Selection.all());
+    Runner.warmUp(plan);
+    return ExitCodes.CLEAN;
+  }
+}

@@ -1,0 +1,377 @@
+package io.hooklens.lsp;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.model.Container;
+import io.hooklens.core.model.Handler;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.run.ContainerPlan;
+import io.hooklens.run.PlannedHook;
+import io.hooklens.run.PodPlan;
+import io.hooklens.run.RunException;
+import io.hooklens.run.RunPlan;
+import io.hooklens.run.Runner;
+import io.hooklens.run.Selection;
+import io.hooklens.run.report.JsonReport;
+import io.hooklens.run.report.RunReport;
+import io.hooklens.run.report.SvgTimeline;
+import io.hooklens.run.report.TextReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.eclipse.lsp4j.ClientCapabilities;
+import org.eclipse.lsp4j.CodeLens;
+import org.eclipse.lsp4j.Command;
+import org.eclipse.lsp4j.ExecuteCommandParams;
+import org.eclipse.lsp4j.MessageActionItem;
+import org.eclipse.lsp4j.MessageParams;
+import org.eclipse.lsp4j.MessageType;
+import org.eclipse.lsp4j.ProgressParams;
+import org.eclipse.lsp4j.ShowDocumentParams;
+import org.eclipse.lsp4j.ShowMessageRequestParams;
+import org.eclipse.lsp4j.WorkDoneProgressBegin;
+import org.eclipse.lsp4j.WorkDoneProgressCreateParams;
+import org.eclipse.lsp4j.WorkDoneProgressEnd;
+import org.eclipse.lsp4j.WorkDoneProgressNotification;
+import org.eclipse.lsp4j.WorkDoneProgressReport;
+import org.eclipse.lsp4j.jsonrpc.messages.Either;
+import org.eclipse.lsp4j.services.LanguageClient;
+
+/**
+ * Runs a container's hooks on the embedded cluster for the editor ({@code hooklens.runHook}, behind the
+ * code lenses above {@code postStart:} and {@code preStop:}). Nothing runs until the user answers "Run" to
+ * a {@code window/showMessageRequest} that lists every command; progress goes to {@code $/progress} when
+ * the client takes it, the verdicts and the SVG's path to {@code window/showMessage}, the whole text
+ * report (timelines included) to the log. One run at a time.
+ */
+final class HookRunService {
+  static final String RUN_HOOK = "hooklens.runHook";
+  static final String RUN = "Run";
+  static final String CANCEL = "Cancel";
+  private static final long START_TIMEOUT_SECONDS = 30;
+  private static final int LOG_WIDTH = 100;
+
+  private final DocumentStore store;
+  private final Analyzer analyzer;
+  private final ConfigService configs;
+  private final ClientLog log;
+  private final Supplier<LanguageClient> client;
+  private final Supplier<ClientCapabilities> capabilities;
+  private final AtomicBoolean busy = new AtomicBoolean();
+  private final ExecutorService runs = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "hooklens-run");
+    t.setDaemon(true);
+    return t;
+  });
+  private volatile Runner current;
+
+  HookRunService(DocumentStore store, Analyzer analyzer, ConfigService configs, ClientLog log,
+      Supplier<LanguageClient> client, Supplier<ClientCapabilities> capabilities) {
+    this.store = store;
+    this.analyzer = analyzer;
+    this.configs = configs;
+    this.log = log;
+    this.client = client;
+    this.capabilities = capabilities;
+  }
+
+  /** The lenses of a document: above each hook of a regular container, run it; above preStop, its timeline. */
+  List<CodeLens> lenses(TextDocument doc) {
+    Analyzer.Parsed parsed = analyzer.parse(doc);
+    HookDocument model = parsed.model();
+    List<CodeLens> lenses = new ArrayList<>();
+    if (!parsed.kubernetesLike() || model.parsed().templated()) {
+      return lenses;
+    }
+    Positions positions = new Positions(model.source(), doc.text());
+    for (Handler h : model.handlers()) {
+      Container c = h.container();
+      if (c.kind() != Container.Kind.REGULAR || c.name() == null || model.resourceOf(h.key()) == null) {
+        continue;
+      }
+      String field = h.hook().field();
+      lenses.add(new CodeLens(positions.range(h.key().range()),
+          new Command("▶ Run " + field + " locally", RUN_HOOK, List.of(arguments(doc.uri(), h, field, "report"))),
+          null));
+      if ("preStop".equals(field)) {
+        lenses.add(new CodeLens(positions.range(h.key().range()),
+            new Command("Show termination timeline", RUN_HOOK, List.of(arguments(doc.uri(), h, Selection.ALL,
+                "timeline"))), null));
+      }
+    }
+    return lenses;
+  }
+
+  private static JsonObject arguments(String uri, Handler h, String hook, String show) {
+    JsonObject args = new JsonObject();
+    args.addProperty("uri", uri);
+    args.addProperty("resource", h.container().pod().owner().displayName());
+    args.addProperty("document", h.container().pod().owner().document());
+    args.addProperty("container", h.container().name());
+    args.addProperty("hook", hook);
+    args.addProperty("show", show);
+    return args;
+  }
+
+  /** {@code workspace/executeCommand}: answers with what happened, {@code status} first. */
+  CompletableFuture<Object> execute(ExecuteCommandParams params) {
+    if (!RUN_HOOK.equals(params.getCommand())) {
+      return CompletableFuture.completedFuture(status("refused", "unknown command " + params.getCommand()));
+    }
+    JsonObject args = params.getArguments() == null || params.getArguments().isEmpty()
+        || !(params.getArguments().get(0) instanceof JsonObject o) ? null : o;
+    if (args == null || !args.has("uri") || !args.has("hook")) {
+      return CompletableFuture.completedFuture(status("refused", RUN_HOOK + " needs {uri, hook, resource?, "
+          + "container?, document?}"));
+    }
+    if (!busy.compareAndSet(false, true)) {
+      return CompletableFuture.completedFuture(shown(status("refused", "a hook run is in progress; wait for its "
+          + "report")));
+    }
+    String token = params.getWorkDoneToken() == null ? null
+        : params.getWorkDoneToken().isLeft() ? params.getWorkDoneToken().getLeft()
+        : String.valueOf(params.getWorkDoneToken().getRight());
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return run(args, token);
+      } catch (RuntimeException e) {
+        log.error("hooklens.runHook failed", e);
+        return shown(status("failed", "the hook run failed: " + e.getMessage()));
+      } finally {
+        busy.set(false);
+      }
+    }, runs);
+  }
+
+  private Object run(JsonObject args, String givenToken) {
+    String uri = args.get("uri").getAsString();
+    Selection selection = new Selection(string(args, "hook"), string(args, "container"), string(args, "resource"),
+        args.has("document") ? args.get("document").getAsInt() : -1, null);
+    if (!List.of("postStart", "preStop", Selection.ALL).contains(selection.hook())) {
+      return shown(status("refused", "hook must be postStart, preStop or all, not " + selection.hook()));
+    }
+    TextDocument doc = document(uri);
+    if (doc == null) {
+      return shown(status("refused", "cannot read " + uri));
+    }
+    Analyzer.Parsed parsed = analyzer.parse(doc);
+    RunPlan plan = RunPlan.of(parsed.model(), selection);
+    if (!plan.problems().isEmpty()) {
+      return shown(status("refused", "nothing to run: " + String.join("; ", plan.problems())));
+    }
+    boolean sandbox = Runner.sandboxAvailable();
+    if (!consent(plan, sandbox)) {
+      log.info("hooklens.runHook: not run (the user did not choose " + RUN + ")");
+      return status("cancelled", "nothing ran");
+    }
+    List<Finding> findings = analyzer.lint(parsed, configs.configFor(uri)).findings();
+    Progress progress = new Progress(givenToken);
+    progress.begin("Running " + selection.hook() + " hooks of " + plan.pods().get(0).resource());
+    RunReport report;
+    try (Runner runner = Runner.embedded(Map.of(), START_TIMEOUT_SECONDS, (seconds, pod, what) -> {
+      String line = String.format(java.util.Locale.ROOT, "%.2f s %s: %s", seconds, pod, what);
+      log.info("run: " + line);
+      progress.report(line);
+    })) {
+      current = runner;
+      report = runner.run(plan, findings);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      progress.end("stopped");
+      return shown(status("failed", "the run was stopped"));
+    } catch (RunException e) {
+      progress.end("failed");
+      return shown(status("failed", e.getMessage()));
+    } finally {
+      current = null;
+    }
+    progress.end(report.succeeded() ? "every hook succeeded" : "a hook failed or an app was SIGKILLed");
+    return result(report, "timeline".equals(string(args, "show")));
+  }
+
+  private JsonObject result(RunReport report, boolean openTimeline) {
+    JsonObject result = status("ran", null);
+    result.addProperty("succeeded", report.succeeded());
+    String svg = null;
+    try {
+      Path dir = Files.createTempDirectory("hooklens-run-");
+      Path file = dir.resolve("timeline.svg");
+      Files.writeString(file, SvgTimeline.render(report));
+      svg = file.toString();
+      result.addProperty("svg", svg);
+    } catch (IOException e) {
+      log.warn("cannot write the timeline SVG: " + e);
+    }
+    String text = TextReport.render(report, LOG_WIDTH, false);
+    result.addProperty("text", text);
+    JsonElement json = JsonParser.parseString(JsonReport.render(report));
+    result.add("report", json);
+    log.info("hooklens run report for " + report.source() + ":\n" + text);
+    String message = String.join("\n", TextReport.verdictLines(report)) + (svg == null ? "" : "\nTimeline: " + svg);
+    LanguageClient c = client.get();
+    if (c != null) {
+      c.showMessage(new MessageParams(report.succeeded() ? MessageType.Info : MessageType.Warning, message));
+      if (openTimeline && svg != null && showsDocuments()) {
+        ShowDocumentParams show = new ShowDocumentParams(Path.of(svg).toUri().toString());
+        show.setTakeFocus(true);
+        c.showDocument(show);
+      }
+    }
+    return result;
+  }
+
+  /** Asks the user with the whole plan; true only when the answer is {@value #RUN}. */
+  private boolean consent(RunPlan plan, boolean sandbox) {
+    LanguageClient c = client.get();
+    if (c == null) {
+      return false;
+    }
+    StringBuilder text = new StringBuilder("Run these commands on this machine?");
+    for (PodPlan pod : plan.pods()) {
+      text.append("\n").append(pod.resource()).append(" as pod ").append(pod.podName()).append(", grace period ")
+          .append(pod.graceSeconds()).append(" s:");
+      for (ContainerPlan container : pod.containers()) {
+        text.append("\n• container ").append(container.name()).append(": ").append(RunPlan.shell(container.command()));
+        for (PlannedHook h : container.hooks()) {
+          text.append("\n• ").append(h.hook()).append(": ").append(h.description());
+        }
+      }
+      pod.notes().forEach(n -> text.append("\n(").append(n).append(")"));
+    }
+    text.append(sandbox ? "\nIn a bubblewrap sandbox: own network with only loopback, read-only root, private /tmp."
+        : "\nWARNING: bubblewrap is missing: the commands run with this machine's network and files.");
+    ShowMessageRequestParams request = new ShowMessageRequestParams(List.of(new MessageActionItem(RUN),
+        new MessageActionItem(CANCEL)));
+    request.setType(sandbox ? MessageType.Info : MessageType.Warning);
+    request.setMessage(text.toString());
+    try {
+      MessageActionItem answer = c.showMessageRequest(request).get();
+      return answer != null && RUN.equals(answer.getTitle());
+    } catch (ExecutionException e) {
+      log.warn("the client did not answer whether to run the hooks: " + e.getCause());
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private boolean showsDocuments() {
+    ClientCapabilities caps = capabilities.get();
+    return caps != null && caps.getWindow() != null && caps.getWindow().getShowDocument() != null
+        && caps.getWindow().getShowDocument().isSupport();
+  }
+
+  /** The open document, else the file behind a {@code file:} URI as it is on disk. */
+  private TextDocument document(String uri) {
+    TextDocument open = store.get(uri);
+    if (open != null) {
+      return open;
+    }
+    Path path = ConfigService.path(uri);
+    if (path == null || !Files.isRegularFile(path)) {
+      return null;
+    }
+    try {
+      return new TextDocument(uri, path.toString().endsWith(".json") ? "json" : "yaml", 0, Files.readString(path));
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static String string(JsonObject o, String key) {
+    return o.has(key) && o.get(key).isJsonPrimitive() ? o.get(key).getAsString() : null;
+  }
+
+  private static JsonObject status(String status, String message) {
+    JsonObject o = new JsonObject();
+    o.addProperty("status", status);
+    if (message != null) {
+      o.addProperty("message", message);
+    }
+    return o;
+  }
+
+  /** A refusal or failure the user must see, not only the caller. */
+  private JsonObject shown(JsonObject status) {
+    log.showWarning("hooklens.runHook: " + status.get("message").getAsString());
+    return status;
+  }
+
+  /** Stops a run in progress: its pod, its cluster and every process it started go. */
+  void shutdown() {
+    Runner r = current;
+    if (r != null) {
+      r.close();
+    }
+    runs.shutdownNow();
+  }
+
+  /** Work-done progress, when the client takes it: the client's token, or one the server creates. */
+  private final class Progress {
+    private String token;
+
+    Progress(String given) {
+      this.token = given;
+    }
+
+    void begin(String title) {
+      LanguageClient c = client.get();
+      ClientCapabilities caps = capabilities.get();
+      boolean supported = caps != null && caps.getWindow() != null
+          && Boolean.TRUE.equals(caps.getWindow().getWorkDoneProgress());
+      if (c == null || (token == null && !supported)) {
+        token = null;
+        return;
+      }
+      if (token == null) {
+        String created = "hooklens-run-" + UUID.randomUUID();
+        try {
+          c.createProgress(new WorkDoneProgressCreateParams(Either.forLeft(created))).get();
+          token = created;
+        } catch (ExecutionException e) {
+          log.warn("the client refused a progress token: " + e.getCause());
+          return;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+      WorkDoneProgressBegin begin = new WorkDoneProgressBegin();
+      begin.setTitle(title);
+      begin.setCancellable(false);
+      send(begin);
+    }
+
+    void report(String message) {
+      WorkDoneProgressReport report = new WorkDoneProgressReport();
+      report.setMessage(message);
+      send(report);
+    }
+
+    void end(String message) {
+      WorkDoneProgressEnd end = new WorkDoneProgressEnd();
+      end.setMessage(message);
+      send(end);
+    }
+
+    private void send(WorkDoneProgressNotification notification) {
+      LanguageClient c = client.get();
+      if (token != null && c != null) {
+        c.notifyProgress(new ProgressParams(Either.forLeft(token), Either.forLeft(notification)));
+      }
+    }
+  }
+}

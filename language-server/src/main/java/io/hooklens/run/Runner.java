@@ -1,0 +1,370 @@
+package io.hooklens.run;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hooklens.core.engine.Finding;
+import io.hooklens.run.cluster.EmbeddedCluster;
+import io.hooklens.run.node.NodeAgent;
+import io.hooklens.run.node.Timeline;
+import io.hooklens.run.report.EventRecord;
+import io.hooklens.run.report.JsonReport;
+import io.hooklens.run.report.RunReport;
+import io.hooklens.run.report.Step;
+import io.hooklens.run.report.SvgTimeline;
+import io.hooklens.run.report.TextReport;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Runs a {@link RunPlan}: for each planned pod, creates it, waits until it runs (its postStart hooks
+ * done), deletes it with its grace period (so that preStop, SIGTERM and SIGKILL happen), waits until it is
+ * gone, and reads what happened. Everything goes through the fabric8 client, so the same scenario runs on
+ * the embedded cluster (with its node agent, whose timeline gives exact times) or on a real cluster from a
+ * kubeconfig context, in a namespace of its own that is deleted afterwards.
+ *
+ * <p>{@link #close()} may be called from another thread (a shutdown hook on Ctrl-C) while a run waits: it
+ * stops the waiting, deletes what the run created and kills every process the node agent started.
+ */
+public final class Runner implements AutoCloseable {
+  /** Where a run's progress goes, as it happens. */
+  public interface Progress {
+    /**
+     * @param seconds since the current pod was created
+     * @param pod the pod's name
+     */
+    void line(double seconds, String pod, String what);
+  }
+
+  private static final long EXTRA_WAIT_SECONDS = 30;
+  private static final long SETTLE_NANOS = 3_000_000_000L;
+  private static final long SETTLE_POLL_MS = 20;
+  private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+  private final String context;
+  private final Path kubeconfig;
+  private final Map<String, Path> imageRoots;
+  private final Progress progress;
+  private final long startTimeoutSeconds;
+  private final Object lock = new Object();
+  private volatile boolean closed;
+  private EmbeddedCluster cluster;
+  private NodeAgent agent;
+  private KubernetesClient client;
+  private String namespace;
+  private final List<String> created = new ArrayList<>();
+
+  private Runner(String context, Path kubeconfig, Map<String, Path> imageRoots, long startTimeoutSeconds,
+      Progress progress) {
+    this.context = context;
+    this.kubeconfig = kubeconfig;
+    this.imageRoots = Map.copyOf(imageRoots);
+    this.startTimeoutSeconds = startTimeoutSeconds;
+    this.progress = progress;
+  }
+
+  /**
+   * A runner on the embedded cluster and its node agent.
+   *
+   * @param imageRoots unpacked image filesystems by image name
+   * @param startTimeoutSeconds how long to wait for a pod's containers to run (postStart included)
+   */
+  public static Runner embedded(Map<String, Path> imageRoots, long startTimeoutSeconds, Progress progress) {
+    return new Runner(null, null, imageRoots, startTimeoutSeconds, progress);
+  }
+
+  /**
+   * A runner on the cluster of a kubeconfig context, in a namespace of its own.
+   *
+   * @param kubeconfig the kubeconfig file, or null for the client's default ({@code KUBECONFIG}, then
+   *     {@code ~/.kube/config})
+   */
+  public static Runner context(String context, Path kubeconfig, long startTimeoutSeconds, Progress progress) {
+    return new Runner(Objects.requireNonNull(context), kubeconfig, Map.of(), startTimeoutSeconds, progress);
+  }
+
+  /** Whether the embedded node can isolate containers here (bubblewrap works). */
+  public static boolean sandboxAvailable() {
+    return NodeAgent.isolationAvailable();
+  }
+
+  /**
+   * Loads what a run loads without running anything, for a class-data-sharing archive: starts the embedded
+   * cluster without a node (so no container starts), creates, watches and deletes the plan's first pod,
+   * reads its events and renders the reports.
+   */
+  public static RunReport warmUp(RunPlan plan) throws InterruptedException {
+    PodPlan pod = plan.pods().get(0);
+    try (EmbeddedCluster cluster = EmbeddedCluster.start();
+        PodObserver observer = new PodObserver(cluster.client(), EmbeddedCluster.NAMESPACE, pod.podName(), w -> { })) {
+      Runner runner = new Runner(null, null, Map.of(), 1, (s, p, w) -> { });
+      runner.client = cluster.client();
+      runner.namespace = EmbeddedCluster.NAMESPACE;
+      long created = System.nanoTime();
+      cluster.client().pods().inNamespace(runner.namespace).resource(pod.pod()).create();
+      observer.await(() -> observer.started(1), 100, () -> false);
+      cluster.client().pods().inNamespace(runner.namespace).withName(pod.podName()).delete();
+      observer.await(() -> observer.goneNanos() != null, 1000, () -> false);
+      Step step = new StepBuilder(pod, runner.namespace, created, System.nanoTime(), observer.goneNanos(), List.of(),
+          1000).fromApi(observer, runner.events(pod.podName()));
+      RunReport report = new RunReport(RunReport.VERSION, plan.source(), "embedded", false, List.of(step), List.of());
+      TextReport.render(report, 100, true);
+      SvgTimeline.render(report);
+      JsonReport.render(report);
+      return report;
+    }
+  }
+
+  /** {@code embedded} or {@code context NAME}. */
+  public String target() {
+    return context == null ? "embedded" : "context " + context;
+  }
+
+  /** The namespace the pods are created in; known once the run has begun. */
+  public String namespace() {
+    synchronized (lock) {
+      return namespace;
+    }
+  }
+
+  /**
+   * Runs every pod of the plan, one after the other.
+   *
+   * @param findings the static findings of the same file, shown next to what happened
+   * @throws IllegalStateException when the plan has problems, or the runner was closed
+   * @throws RunException when the cluster cannot be reached or refuses a request
+   * @throws InterruptedException when {@link #close()} stopped the run
+   */
+  public RunReport run(RunPlan plan, List<Finding> findings) throws InterruptedException {
+    if (!plan.problems().isEmpty()) {
+      throw new IllegalStateException("the plan has problems: " + plan.problems());
+    }
+    List<Step> steps = new ArrayList<>();
+    try {
+      open();
+      for (PodPlan pod : plan.pods()) {
+        if (closed) {
+          throw new InterruptedException("the run was stopped");
+        }
+        steps.add(runPod(pod, findings));
+      }
+    } catch (KubernetesClientException e) {
+      if (closed) {
+        throw new InterruptedException("the run was stopped");
+      }
+      throw new RunException("the cluster refused a request: " + e.getMessage(), e);
+    }
+    List<String> notes = new ArrayList<>();
+    if (context == null && !agent.isolated()) {
+      notes.add("bubblewrap is missing or cannot create namespaces here: containers and hooks ran as plain "
+          + "processes with the host's network and filesystem");
+    }
+    return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), steps,
+        notes);
+  }
+
+  private void open() {
+    synchronized (lock) {
+      if (closed) {
+        throw new IllegalStateException("the runner is closed");
+      }
+      if (client != null) {
+        return;
+      }
+      if (context == null) {
+        cluster = EmbeddedCluster.start();
+        client = cluster.client();
+        agent = NodeAgent.start(client, imageRoots);
+        namespace = EmbeddedCluster.NAMESPACE;
+      } else {
+        Config config = kubeconfig == null ? Config.autoConfigure(context)
+            : Config.fromKubeconfig(context, kubeconfig.toFile());
+        if (config.getCurrentContext() == null || !context.equals(config.getCurrentContext().getName())) {
+          throw new RunException("no context " + context + " in " + (kubeconfig == null ? "the kubeconfig"
+              : kubeconfig), null);
+        }
+        client = new KubernetesClientBuilder().withConfig(config).build();
+        namespace = "hooklens-run-" + randomSuffix();
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
+            .addToLabels("app.kubernetes.io/managed-by", "hooklens").endMetadata().build()).create();
+      }
+    }
+  }
+
+  private static String randomSuffix() {
+    SecureRandom random = new SecureRandom();
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < 5; i++) {
+      s.append(ALPHABET.charAt(random.nextInt(ALPHABET.length())));
+    }
+    return s.toString();
+  }
+
+  private Step runPod(PodPlan plan, List<Finding> findings) throws InterruptedException {
+    String name = plan.podName();
+    long[] createdNanos = {System.nanoTime()};
+    PodObserver.Changes seen = what -> progress.line(since(createdNanos[0]), name, what);
+    if (agent != null) {
+      String key = namespace + "/" + name;
+      agent.timeline().listen(entry -> {
+        if (entry.pod().equals(key)) {
+          progress.line((agent.timeline().origin() + entry.nanos() - createdNanos[0]) / 1e9, name, describe(entry));
+        }
+      });
+    }
+    try (PodObserver observer = new PodObserver(client, namespace, name, agent == null ? seen : what -> { })) {
+      Pod pod = plan.pod();
+      pod.getMetadata().setNamespace(namespace);
+      createdNanos[0] = System.nanoTime();
+      synchronized (lock) {
+        if (closed) {
+          throw new InterruptedException("the run was stopped");
+        }
+        client.pods().inNamespace(namespace).resource(pod).create();
+        created.add(name);
+      }
+      progress.line(0, name, "pod created from " + plan.resource() + " in namespace " + namespace);
+      boolean started = observer.await(() -> observer.started(plan.containers().size()),
+          startTimeoutSeconds * 1000, () -> closed);
+      if (!started && !closed) {
+        progress.line(since(createdNanos[0]), name, "not all containers run after " + startTimeoutSeconds
+            + " s; deleting the pod anyway");
+      }
+      long deleteNanos = System.nanoTime();
+      progress.line(since(createdNanos[0]), name, "deleting (grace period " + plan.graceSeconds() + " s)");
+      client.pods().inNamespace(namespace).withName(name).delete();
+      long waitSeconds = plan.graceSeconds() + EXTRA_WAIT_SECONDS;
+      if (!observer.await(() -> observer.goneNanos() != null, waitSeconds * 1000, () -> closed) && !closed) {
+        progress.line(since(createdNanos[0]), name, "still there " + waitSeconds + " s after deletion; removing it");
+        client.pods().inNamespace(namespace).withName(name).withGracePeriod(0).delete();
+      }
+      if (closed) {
+        throw new InterruptedException("the run was stopped");
+      }
+      synchronized (lock) {
+        created.remove(name);
+      }
+      StepBuilder step = new StepBuilder(plan, namespace, createdNanos[0], deleteNanos, observer.goneNanos(),
+          findings, startTimeoutSeconds * 1000);
+      List<EventRecord> events = agent == null ? events(name) : settledEvents(name);
+      return agent != null ? step.fromNode(agent.timeline(), observer, events) : step.fromApi(observer, events);
+    }
+  }
+
+  private static double since(long nanos) {
+    return (System.nanoTime() - nanos) / 1e9;
+  }
+
+  private static String describe(Timeline.Entry entry) {
+    String who = entry.container() == null ? "" : "\"" + entry.container() + "\" ";
+    String detail = entry.detail() == null || entry.detail().isBlank() ? "" : ": " + entry.detail().strip();
+    return switch (entry.mark()) {
+      case CONTAINER_STARTED -> "container " + who + "started" + detail;
+      case POST_START_STARTED -> "postStart of " + who + "started";
+      case POST_START_ENDED -> "postStart of " + who + (entry.failed() ? "failed" + detail : "ended");
+      case RUNNING -> "container " + who + "Running";
+      case DELETE_OBSERVED -> "node saw the deletion" + detail;
+      case PRE_STOP_STARTED -> "preStop of " + who + "started";
+      case PRE_STOP_ENDED -> "preStop of " + who + (entry.failed() ? "failed" + detail : "ended");
+      case PRE_STOP_ABANDONED -> "preStop of " + who + "cut off" + detail;
+      case SIGTERM -> "SIGTERM to " + who.strip() + detail;
+      case SIGKILL -> "SIGKILL to " + who.strip() + detail;
+      case EXITED -> "container " + who + "exited" + detail;
+      case WARNING -> "warning" + detail;
+    };
+  }
+
+  /**
+   * The pod's events once the node is done with it: a hook cut off at the grace period ends (and a failed
+   * one records its event) only when its container is killed, which may be just after the pod is gone.
+   */
+  private List<EventRecord> settledEvents(String pod) throws InterruptedException {
+    String key = namespace + "/" + pod;
+    long deadline = System.nanoTime() + SETTLE_NANOS;
+    while (true) {
+      List<Timeline.Entry> entries = agent.timeline().of(key);
+      long started = entries.stream().filter(e -> e.mark() == Timeline.Mark.POST_START_STARTED
+          || e.mark() == Timeline.Mark.PRE_STOP_STARTED).count();
+      List<Timeline.Entry> ended = entries.stream().filter(e -> e.mark() == Timeline.Mark.POST_START_ENDED
+          || e.mark() == Timeline.Mark.PRE_STOP_ENDED).toList();
+      List<EventRecord> events = events(pod);
+      boolean recorded = ended.stream().filter(Timeline.Entry::failed).allMatch(e -> events.stream().anyMatch(ev ->
+          ev.reason().equals(e.mark() == Timeline.Mark.PRE_STOP_ENDED ? "FailedPreStopHook" : "FailedPostStartHook")
+              && e.container().equals(ev.container())));
+      if (ended.size() >= started && recorded || System.nanoTime() > deadline) {
+        return events;
+      }
+      Thread.sleep(SETTLE_POLL_MS);
+    }
+  }
+
+  /** The pod's events, oldest first, read through the API. */
+  private List<EventRecord> events(String pod) {
+    List<Event> items = new ArrayList<>(client.v1().events().inNamespace(namespace).list().getItems().stream()
+        .filter(e -> e.getInvolvedObject() != null && pod.equals(e.getInvolvedObject().getName())).toList());
+    items.sort(Comparator.comparing((Event e) -> Objects.toString(time(e), ""))
+        .thenComparing(e -> e.getMetadata().getName()));
+    List<EventRecord> records = new ArrayList<>();
+    for (Event e : items) {
+      String fieldPath = e.getInvolvedObject().getFieldPath();
+      String container = fieldPath != null && fieldPath.startsWith("spec.containers{") && fieldPath.endsWith("}")
+          ? fieldPath.substring("spec.containers{".length(), fieldPath.length() - 1) : null;
+      records.add(new EventRecord(e.getType(), e.getReason(), e.getMessage(), container, time(e)));
+    }
+    return records;
+  }
+
+  private static String time(Event e) {
+    if (e.getLastTimestamp() != null) {
+      return e.getLastTimestamp();
+    }
+    if (e.getFirstTimestamp() != null) {
+      return e.getFirstTimestamp();
+    }
+    return e.getEventTime() == null ? null : e.getEventTime().getTime();
+  }
+
+  /**
+   * Stops waiting, deletes the pods and the namespace the run created, kills every process the node
+   * agent started and closes the client. Safe to call more than once and from another thread.
+   */
+  @Override
+  public void close() {
+    synchronized (lock) {
+      closed = true;
+      if (client == null) {
+        return;
+      }
+      try {
+        for (String pod : created) {
+          client.pods().inNamespace(namespace).withName(pod).withGracePeriod(0).delete();
+        }
+        if (context != null) {
+          client.namespaces().withName(namespace).delete();
+        }
+      } catch (KubernetesClientException e) {
+        progress.line(0, "", "cannot clean up namespace " + namespace + ": " + e.getMessage());
+      } finally {
+        created.clear();
+        if (agent != null) {
+          agent.close();
+        }
+        if (cluster != null) {
+          cluster.close();
+        } else {
+          client.close();
+        }
+        client = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.hooklens.run;
+
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.yaml.Position;
+import io.hooklens.core.yaml.Range;
+import io.hooklens.run.node.Timeline;
+import io.hooklens.run.node.Timeline.Mark;
+import io.hooklens.run.report.ContainerResult;
+import io.hooklens.run.report.EventRecord;
+import io.hooklens.run.report.HookResult;
+import io.hooklens.run.report.Prediction;
+import io.hooklens.run.report.Signal;
+import io.hooklens.run.report.Step;
+import io.hooklens.run.report.Verdicts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Builds a report step from what was seen of one pod: the node's timeline (exact, monotonic times) on the
+ * embedded cluster, or the API's view on a real one.
+ */
+final class StepBuilder {
+  private static final int SIGKILL_EXIT = 137;
+
+  private final PodPlan plan;
+  private final String namespace;
+  private final long createdNanos;
+  private final long deleteNanos;
+  private final Long goneNanos;
+  private final List<Finding> findings;
+  private final long startTimeoutMs;
+
+  StepBuilder(PodPlan plan, String namespace, long createdNanos, long deleteNanos, Long goneNanos,
+      List<Finding> findings, long startTimeoutMs) {
+    this.plan = plan;
+    this.namespace = namespace;
+    this.createdNanos = createdNanos;
+    this.deleteNanos = deleteNanos;
+    this.goneNanos = goneNanos;
+    this.findings = findings;
+    this.startTimeoutMs = startTimeoutMs;
+  }
+
+  private Long ms(Long nanos) {
+    return nanos == null ? null : (nanos - createdNanos) / 1_000_000;
+  }
+
+  /** From the node agent's timeline, which saw every hook start and end. */
+  Step fromNode(Timeline timeline, PodObserver observer, List<EventRecord> events) {
+    List<Timeline.Entry> entries = timeline.of(namespace + "/" + plan.podName());
+    long origin = timeline.origin();
+    List<ContainerResult> containers = new ArrayList<>();
+    List<HookResult> hooks = new ArrayList<>();
+    List<Signal> signals = new ArrayList<>();
+    List<String> notes = new ArrayList<>(plan.notes());
+    for (Timeline.Entry e : entries) {
+      long at = (origin + e.nanos() - createdNanos) / 1_000_000;
+      if (e.mark() == Mark.SIGTERM || e.mark() == Mark.SIGKILL) {
+        signals.add(new Signal(e.container(), e.mark().name(), at));
+      } else if (e.mark() == Mark.WARNING) {
+        notes.add(e.container() == null ? e.detail() : "container \"" + e.container() + "\": " + e.detail());
+      }
+    }
+    for (ContainerPlan c : plan.containers()) {
+      PodObserver.Seen seen = observer.container(c.name());
+      containers.add(new ContainerResult(c.name(), RunPlan.shell(c.command()),
+          at(entries, origin, c.name(), Mark.CONTAINER_STARTED), at(entries, origin, c.name(), Mark.RUNNING),
+          at(entries, origin, c.name(), Mark.EXITED), seen.exitCode, seen.reason));
+      for (PlannedHook h : c.hooks()) {
+        boolean post = "postStart".equals(h.hook());
+        Optional<Timeline.Entry> start = first(entries, c.name(), post ? Mark.POST_START_STARTED : Mark.PRE_STOP_STARTED);
+        Optional<Timeline.Entry> end = first(entries, c.name(), post ? Mark.POST_START_ENDED : Mark.PRE_STOP_ENDED);
+        Optional<Timeline.Entry> cut = post ? Optional.empty() : first(entries, c.name(), Mark.PRE_STOP_ABANDONED);
+        String status;
+        Timeline.Entry last;
+        if (start.isEmpty()) {
+          status = "not-run";
+          last = null;
+        } else if (cut.isPresent() && (end.isEmpty() || end.get().nanos() > cut.get().nanos())) {
+          status = "cut-off";
+          last = cut.get();
+        } else if (end.isPresent()) {
+          status = end.get().failed() ? "failed" : "succeeded";
+          last = end.get();
+        } else {
+          status = "running";
+          last = null;
+        }
+        Timeline.Entry output = end.orElse(null);
+        hooks.add(new HookResult(c.name(), h.hook(), h.description(),
+            start.map(e -> (origin + e.nanos() - createdNanos) / 1_000_000).orElse(null),
+            last == null ? null : (origin + last.nanos() - createdNanos) / 1_000_000, status,
+            "failed".equals(status) ? end.get().detail().strip() : null, output == null ? "" : output.output(),
+            predictions(h)));
+      }
+    }
+    return withVerdicts(new Step("pod", "delete", plan.resource(), namespace, plan.podName(), plan.graceSeconds(),
+        ms(deleteNanos), ms(goneNanos), "node", containers, hooks, signals, events, List.of(), notes));
+  }
+
+  /** From the API alone: container states as they were seen, hooks' outcomes from the events. */
+  Step fromApi(PodObserver observer, List<EventRecord> events) {
+    List<ContainerResult> containers = new ArrayList<>();
+    List<HookResult> hooks = new ArrayList<>();
+    List<Signal> signals = new ArrayList<>();
+    List<String> notes = new ArrayList<>(plan.notes());
+    notes.add("times are when the runner saw each change through the API; the node's own times and hook ends "
+        + "are not visible from here, and a SIGKILL is inferred from exit code 137");
+    for (ContainerPlan c : plan.containers()) {
+      PodObserver.Seen seen = observer.container(c.name());
+      containers.add(new ContainerResult(c.name(), RunPlan.shell(c.command()), null, ms(seen.runningNanos),
+          ms(seen.terminatedNanos), seen.exitCode, seen.reason));
+      if (seen.exitCode != null && seen.exitCode == SIGKILL_EXIT) {
+        signals.add(new Signal(c.name(), "SIGKILL", ms(seen.terminatedNanos)));
+      }
+      for (PlannedHook h : c.hooks()) {
+        boolean post = "postStart".equals(h.hook());
+        Optional<EventRecord> failed = events.stream().filter(e -> c.name().equals(e.container())
+            && (post ? "FailedPostStartHook" : "FailedPreStopHook").equals(e.reason())).findFirst();
+        String status;
+        Long start;
+        Long end;
+        if (post) {
+          start = null;
+          end = seen.runningNanos != null ? ms(seen.runningNanos) : ms(seen.terminatedNanos);
+          status = failed.isPresent() ? "failed" : seen.runningNanos != null ? "succeeded" : "unknown";
+        } else {
+          start = ms(deleteNanos);
+          end = null;
+          status = failed.isPresent() ? "failed" : seen.runningNanos != null ? "unknown" : "not-run";
+        }
+        hooks.add(new HookResult(c.name(), h.hook(), h.description(), start, end, status,
+            failed.map(EventRecord::message).orElse(null), "", predictions(h)));
+      }
+    }
+    return withVerdicts(new Step("pod", "delete", plan.resource(), namespace, plan.podName(), plan.graceSeconds(),
+        ms(deleteNanos), ms(goneNanos), "api", containers, hooks, signals, events, List.of(), notes));
+  }
+
+  private Step withVerdicts(Step s) {
+    return new Step(s.kind(), s.trigger(), s.resource(), s.namespace(), s.pod(), s.graceSeconds(), s.deleteMs(),
+        s.goneMs(), s.timing(), s.containers(), s.hooks(), s.signals(), s.events(), Verdicts.of(s, startTimeoutMs),
+        s.notes());
+  }
+
+  private static Optional<Timeline.Entry> first(List<Timeline.Entry> entries, String container, Mark mark) {
+    return entries.stream().filter(e -> e.mark() == mark && container.equals(e.container())).findFirst();
+  }
+
+  private Long at(List<Timeline.Entry> entries, long origin, String container, Mark mark) {
+    return first(entries, container, mark).map(e -> (origin + e.nanos() - createdNanos) / 1_000_000).orElse(null);
+  }
+
+  /** The static findings that start inside the hook's handler (its end is where the next key starts). */
+  private List<Prediction> predictions(PlannedHook hook) {
+    List<Prediction> out = new ArrayList<>();
+    for (Finding f : findings) {
+      if (inside(f.range().start(), hook.range())) {
+        out.add(new Prediction(f.ruleId(), f.severity().name().toLowerCase(Locale.ROOT), f.message(),
+            f.range().start().line() + 1, f.range().start().column() + 1));
+      }
+    }
+    return out;
+  }
+
+  private static boolean inside(Position p, Range r) {
+    return p.compareTo(r.start()) >= 0 && p.compareTo(r.end()) < 0;
+  }
+}

@@ -1,0 +1,117 @@
+package io.hooklens.run.report;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One timeline chart of a step, as both the terminal and the SVG draw it: the start (0 = pod created,
+ * postStart bars, Running marks) or the termination (0 = deletion, preStop bars, the grace period,
+ * SIGTERM, SIGKILL and exit marks).
+ *
+ * @param graceMs where the grace period ends, on the termination panel; null on the start panel
+ */
+record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
+  /** How a bar ended. */
+  enum Style { OK, FAILED, OPEN }
+
+  /** A hook from {@code fromMs} to {@code toMs} (open: to the panel's end). */
+  record Bar(long fromMs, long toMs, Style style) {}
+
+  /**
+   * A point event.
+   *
+   * @param symbol the one-character mark in the terminal: {@code R} Running, {@code T} SIGTERM, {@code K}
+   *     SIGKILL, {@code x} exit
+   */
+  record Mark(long atMs, char symbol, String name) {}
+
+  record Row(String label, Bar bar, List<Mark> marks, String note) {}
+
+  /** The panels of a step: the start panel only when it has postStart hooks. */
+  static List<Panel> of(Step step) {
+    List<Panel> panels = new ArrayList<>();
+    if (step.hooks().stream().anyMatch(h -> "postStart".equals(h.hook()))) {
+      panels.add(start(step));
+    }
+    if (step.deleteMs() != null) {
+      panels.add(termination(step));
+    }
+    return panels;
+  }
+
+  private static Panel start(Step step) {
+    List<Row> rows = new ArrayList<>();
+    long last = Scale.lastBeforeDelete(step);
+    for (ContainerResult c : step.containers()) {
+      for (HookResult h : step.hooks()) {
+        if (h.container().equals(c.name()) && "postStart".equals(h.hook()) && h.startMs() != null) {
+          rows.add(new Row(c.name() + " postStart", bar(h, 0, last), List.of(), status(h)));
+        }
+      }
+      List<Mark> marks = new ArrayList<>();
+      if (c.runningMs() != null) {
+        marks.add(new Mark(c.runningMs(), 'R', "Running"));
+      }
+      if (c.exitedMs() != null && (step.deleteMs() == null || c.exitedMs() < step.deleteMs())) {
+        marks.add(new Mark(c.exitedMs(), 'x', "exit " + c.exitCode()));
+      }
+      String note = c.runningMs() != null ? "Running at " + Verdicts.seconds(c.runningMs())
+          : c.exitedMs() != null ? "ended: " + c.reason() : "not Running";
+      rows.add(new Row(c.name(), null, marks, note));
+    }
+    return new Panel("Start (0 = pod created)", last, null, rows);
+  }
+
+  private static Panel termination(Step step) {
+    long delete = Scale.stopStart(step);
+    long last = Scale.lastAfterStop(step);
+    List<Row> rows = new ArrayList<>();
+    for (ContainerResult c : step.containers()) {
+      for (HookResult h : step.hooks()) {
+        if (h.container().equals(c.name()) && "preStop".equals(h.hook()) && h.startMs() != null) {
+          rows.add(new Row(c.name() + " preStop", bar(h, delete, last), List.of(), status(h)));
+        }
+      }
+      List<Mark> marks = new ArrayList<>();
+      List<String> notes = new ArrayList<>();
+      // The exit goes first, so that a signal at the same moment is drawn over it.
+      if (c.exitedMs() != null && c.exitedMs() >= delete) {
+        marks.add(new Mark(c.exitedMs() - delete, 'x', "exit " + c.exitCode()));
+      }
+      for (Signal s : step.signals()) {
+        if (s.container().equals(c.name())) {
+          char symbol = "SIGKILL".equals(s.signal()) ? 'K' : 'T';
+          marks.add(new Mark(s.atMs() - delete, symbol, s.signal()));
+          notes.add(s.signal() + " " + Verdicts.seconds(s.atMs() - delete));
+        }
+      }
+      if (c.exitedMs() != null && c.exitedMs() >= delete) {
+        notes.add("exit " + c.exitCode() + " at " + Verdicts.seconds(c.exitedMs() - delete));
+      }
+      rows.add(new Row(c.name(), null, marks, String.join(", ", notes)));
+    }
+    String zero = delete == step.deleteMs() ? "deletion"
+        : "the first stop, " + Verdicts.seconds(step.deleteMs() - delete) + " before deletion";
+    return new Panel("Termination (0 = " + zero + ", grace period " + step.graceSeconds() + " s)", last,
+        step.graceSeconds() * 1000, rows);
+  }
+
+  private static Bar bar(HookResult h, long zero, long last) {
+    long from = h.startMs() - zero;
+    if (h.endMs() == null) {
+      return new Bar(from, last, Style.OPEN);
+    }
+    Style style = "succeeded".equals(h.status()) ? Style.OK : Style.FAILED;
+    return new Bar(from, h.endMs() - zero, style);
+  }
+
+  private static String status(HookResult h) {
+    Long took = h.durationMs();
+    return switch (h.status()) {
+      case "cut-off" -> "cut off after " + Verdicts.seconds(took);
+      case "running" -> "still running";
+      case "unknown" -> "end not visible";
+      default -> h.status() + (took == null ? "" : " in " + Verdicts.seconds(took));
+    };
+  }
+}

@@ -1,0 +1,215 @@
+package io.hooklens.run.report;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The report for a terminal: per step a timeline (each hook a bar against the grace period, with SIGTERM
+ * and SIGKILL marks) sized to the terminal's width, the events, each hook's handler, status and output,
+ * and the verdicts with what static analysis predicted. Colour only when asked (on a terminal).
+ */
+public final class TextReport {
+  private static final int MIN_BAR = 20;
+  private static final int NOTE_WIDTH = 34;
+  private static final int TICK_GAP = 6;
+  private static final String RESET = "\u001b[0m";
+  private static final String GREEN = "\u001b[32m";
+  private static final String RED = "\u001b[31m";
+  private static final String YELLOW = "\u001b[33m";
+  private static final String DIM = "\u001b[2m";
+  private static final String BOLD = "\u001b[1m";
+
+  private final int width;
+  private final boolean color;
+  private final StringBuilder out = new StringBuilder();
+
+  private TextReport(int width, boolean color) {
+    this.width = width;
+    this.color = color;
+  }
+
+  /**
+   * @param width the terminal's columns
+   * @param color whether to use ANSI colours
+   */
+  public static String render(RunReport report, int width, boolean color) {
+    TextReport r = new TextReport(Math.max(60, width), color);
+    r.report(report);
+    return r.out.toString();
+  }
+
+  /** Only the timelines of a report, for a log. */
+  public static String timelines(RunReport report, int width) {
+    TextReport r = new TextReport(Math.max(60, width), false);
+    for (Step step : report.steps()) {
+      r.heading(step);
+      for (Panel panel : Panel.of(step)) {
+        r.panel(panel);
+      }
+    }
+    return r.out.toString();
+  }
+
+  private void report(RunReport report) {
+    for (Step step : report.steps()) {
+      heading(step);
+      for (Panel panel : Panel.of(step)) {
+        panel(panel);
+      }
+      events(step);
+      hooks(step);
+      verdicts(step);
+      for (String note : step.notes()) {
+        line("note: " + note);
+      }
+      line("");
+    }
+    for (String note : report.notes()) {
+      line(paint(YELLOW, "warning: ") + note);
+    }
+  }
+
+  private void heading(Step step) {
+    line(paint(BOLD, step.resource()) + " → pod " + step.pod() + " (namespace " + step.namespace()
+        + ", grace period " + step.graceSeconds() + " s" + ("api".equals(step.timing()) ? ", times seen through the API"
+        : "") + ")");
+    line("");
+  }
+
+  private void panel(Panel panel) {
+    int label = 3 + panel.rows().stream().mapToInt(r -> r.label().length()).max().orElse(0);
+    int bar = Math.max(MIN_BAR, width - label - 2 - NOTE_WIDTH);
+    Scale scale = Scale.of(panel.lastMs(), bar / TICK_GAP);
+    int grace = panel.graceMs() == null ? -1 : column(scale, panel.graceMs(), bar);
+    line(panel.title());
+    line(pad("", label) + axis(scale, bar));
+    for (Panel.Row row : panel.rows()) {
+      char[] cells = new char[bar];
+      Arrays.fill(cells, ' ');
+      String[] paint = new String[bar];
+      if (row.bar() != null) {
+        int from = column(scale, row.bar().fromMs(), bar);
+        int to = Math.max(from, column(scale, row.bar().toMs(), bar));
+        for (int i = from; i <= to && i < bar; i++) {
+          cells[i] = row.bar().style() == Panel.Style.OPEN ? '░' : '█';
+          paint[i] = row.bar().style() == Panel.Style.OK ? GREEN : RED;
+        }
+      } else if (!row.marks().isEmpty()) {
+        int end = row.marks().stream().mapToInt(m -> column(scale, m.atMs(), bar)).max().orElse(0);
+        for (int i = 0; i < end && i < bar; i++) {
+          cells[i] = '─';
+          paint[i] = DIM;
+        }
+      }
+      if (grace >= 0 && grace < bar && cells[grace] != '█') {
+        cells[grace] = '│';
+        paint[grace] = YELLOW;
+      }
+      for (Panel.Mark mark : row.marks()) {
+        int at = Math.min(bar - 1, column(scale, mark.atMs(), bar));
+        cells[at] = mark.symbol();
+        paint[at] = mark.symbol() == 'K' ? RED : mark.symbol() == 'T' ? YELLOW : mark.symbol() == 'R' ? GREEN : null;
+      }
+      StringBuilder cellsText = new StringBuilder();
+      for (int i = 0; i < bar; i++) {
+        cellsText.append(paint[i] == null ? String.valueOf(cells[i]) : paint(paint[i], String.valueOf(cells[i])));
+      }
+      line(pad("  " + row.label(), label) + cellsText + "  " + row.note());
+    }
+    if (grace >= 0) {
+      line(pad("", label) + " ".repeat(Math.min(grace, bar - 1)) + paint(YELLOW, "╵") + " grace period ends ("
+          + "T SIGTERM, K SIGKILL, x exit)");
+    }
+    line("");
+  }
+
+  private static int column(Scale scale, long ms, int bar) {
+    return (int) Math.round(scale.at(ms, bar - 1));
+  }
+
+  private static String axis(Scale scale, int bar) {
+    char[] axis = new char[bar + 8];
+    Arrays.fill(axis, ' ');
+    int free = 0;
+    for (long tick : scale.ticks()) {
+      int at = column(scale, tick * 1000, bar);
+      String label = tick + "s";
+      if (at >= free && at + label.length() <= axis.length) {
+        label.getChars(0, label.length(), axis, at);
+        free = at + label.length() + 1;
+      }
+    }
+    return new String(axis).stripTrailing();
+  }
+
+  private void events(Step step) {
+    line("Events");
+    if (step.events().isEmpty()) {
+      line("  (none)");
+    }
+    int reason = step.events().stream().mapToInt(e -> e.reason().length()).max().orElse(0);
+    for (EventRecord e : step.events()) {
+      String type = "Warning".equals(e.type()) ? paint(YELLOW, "Warning") : "Normal ";
+      line("  " + type + "  " + pad(e.reason(), reason) + "  " + (e.container() == null ? "" : e.container() + ": ")
+          + e.message());
+    }
+    line("");
+  }
+
+  private void hooks(Step step) {
+    line("Hooks");
+    for (HookResult h : step.hooks()) {
+      String took = h.durationMs() == null ? "" : " after " + Verdicts.seconds(h.durationMs());
+      String status = switch (h.status()) {
+        case "succeeded" -> paint(GREEN, "succeeded") + took;
+        case "cut-off" -> paint(RED, "cut off") + took + " (grace period over)";
+        case "failed" -> paint(RED, "failed") + took + ": " + h.message();
+        case "running" -> paint(RED, "still running");
+        case "unknown" -> "ran; its end is not visible through the API";
+        default -> "not run";
+      };
+      line("  " + h.container() + " " + h.hook() + ": " + h.handler());
+      line("    " + status);
+      String output = h.output() == null ? "" : h.output().strip();
+      if (!output.isEmpty()) {
+        line("    output:");
+        for (String l : output.split("\\R")) {
+          line("      | " + l);
+        }
+      }
+    }
+    line("");
+  }
+
+  private void verdicts(Step step) {
+    line("Verdicts");
+    for (Verdict v : step.verdicts()) {
+      line("  " + (v.ok() ? paint(GREEN, "✓") : paint(RED, "✗")) + " " + v.container() + ": " + v.text());
+      if (v.predicted().isEmpty()) {
+        line("      static analysis: no finding on this hook");
+      }
+      for (Prediction p : v.predicted()) {
+        line("      static analysis: " + p.rule() + " " + p.severity() + " at " + p.line() + ":" + p.column() + ": "
+            + p.message());
+      }
+    }
+  }
+
+  private String paint(String code, String text) {
+    return color ? code + text + RESET : text;
+  }
+
+  private static String pad(String text, int width) {
+    return text.length() >= width ? text : text + " ".repeat(width - text.length());
+  }
+
+  private void line(String text) {
+    out.append(text).append('\n');
+  }
+
+  /** The verdicts alone, one line each, for a short message. */
+  public static List<String> verdictLines(RunReport report) {
+    return report.steps().stream().flatMap(s -> s.verdicts().stream())
+        .map(v -> (v.ok() ? "✓ " : "✗ ") + v.container() + ": " + v.text()).toList();
+  }
+}

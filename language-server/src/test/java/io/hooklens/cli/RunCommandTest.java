@@ -1,0 +1,187 @@
+package io.hooklens.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hooklens.TestPaths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+/**
+ * `hooklens run` in-process, with a real embedded cluster and real processes in bubblewrap. Grace periods
+ * are 2 s, so that each run takes a few seconds.
+ */
+class RunCommandTest {
+  private static final long TOLERANCE_MS = 250;
+
+  @TempDir
+  Path dir;
+
+  private static String manifest(String name) {
+    return TestPaths.repoRoot().resolve("language-server/src/test/resources/run").resolve(name).toString();
+  }
+
+  private static long field(JsonNode node, String name) {
+    assertTrue(node.has(name) && node.get(name).isNumber(), name + " in " + node);
+    return node.get(name).asLong();
+  }
+
+  private static void assertNear(long expected, long actual, String what) {
+    assertTrue(Math.abs(actual - expected) <= TOLERANCE_MS, what + ": " + actual + " ms, expected " + expected
+        + " ms");
+  }
+
+  @Test
+  void aPreStopThatOverrunsTheGracePeriodIsCutOffAndTheAppSigkilledAsHl401Predicts() throws Exception {
+    Path svg = dir.resolve("timeline.svg");
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--timeline", svg.toString(), manifest("overrun.yaml"));
+    assertEquals(1, r.exit(), r.err());
+    JsonNode report = new ObjectMapper().readTree(r.out());
+    assertEquals(1, report.get("version").asInt());
+    assertEquals("embedded", report.get("target").asText());
+    assertTrue(report.get("isolated").asBoolean());
+    assertFalse(report.get("succeeded").asBoolean());
+    JsonNode step = report.get("steps").get(0);
+    assertEquals("Pod/overrun", step.get("resource").asText());
+    assertEquals(2, step.get("graceSeconds").asInt());
+    long delete = field(step, "deleteMs");
+
+    JsonNode hook = step.get("hooks").get(0);
+    assertEquals("preStop", hook.get("hook").asText());
+    assertEquals("app", hook.get("container").asText());
+    assertEquals("cut-off", hook.get("status").asText());
+    assertEquals("exec sh -c 'echo draining; sleep 6'", hook.get("handler").asText());
+    assertTrue(hook.get("output").asText().contains("draining"), hook.toString());
+    assertNear(2000, field(hook, "endMs") - field(hook, "startMs"), "preStop until cut off");
+
+    List<String> signals = new ArrayList<>();
+    for (JsonNode s : step.get("signals")) {
+      signals.add(s.get("signal").asText());
+      long at = field(s, "atMs") - delete;
+      assertNear("SIGTERM".equals(s.get("signal").asText()) ? 2000 : 4000, at, s.get("signal").asText());
+    }
+    assertEquals(List.of("SIGTERM", "SIGKILL"), signals);
+    JsonNode app = step.get("containers").get(0);
+    assertEquals(137, app.get("exitCode").asInt());
+
+    JsonNode verdict = step.get("verdicts").get(0);
+    assertFalse(verdict.get("ok").asBoolean());
+    assertEquals("HL401", verdict.get("rules").get(0).asText());
+    assertTrue(verdict.get("text").asText().contains("the app was SIGKILLed"), verdict.toString());
+    assertEquals("HL401", verdict.get("predicted").get(0).get("rule").asText(), "lint's finding on the same hook");
+    List<String> reasons = new ArrayList<>();
+    step.get("events").forEach(e -> reasons.add(e.get("reason").asText()));
+    // The abandoned hook fails when SIGKILL ends its container, as the kubelet's goroutine does.
+    assertEquals(List.of("Scheduled", "Created", "Started", "Killing", "FailedPreStopHook"), reasons);
+
+    Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(svg.toFile());
+    assertEquals("svg", doc.getDocumentElement().getTagName());
+    String text = Files.readString(svg);
+    assertTrue(text.contains("grace period ends") && text.contains("app preStop") && text.contains("SIGKILL"), text);
+    assertTrue(r.err().contains("timeline written to " + svg), r.err());
+  }
+
+  @Test
+  void aPreStopThatFitsSucceedsAndTheTextReportShowsTimelineEventsOutputAndVerdicts() {
+    CliRun r = CliRun.of("run", "--yes", "--color", "never", manifest("clean.yaml"));
+    assertEquals(0, r.exit(), r.err() + r.out());
+    String out = r.out();
+    assertTrue(out.startsWith("Deployment/clean → pod clean-deployment (namespace default, grace period 2 s)"), out);
+    for (String expected : List.of("Start (0 = pod created)", "Termination (0 = deletion, grace period 2 s)",
+        "app preStop", "Events", "Killing", "| started from postStart", "| bye",
+        "✓ app: postStart succeeded in", "✓ app: preStop took 0.5 s of the 2 s grace period; the app stopped",
+        "static analysis: no finding on this hook")) {
+      assertTrue(out.contains(expected), expected + " in:\n" + out);
+    }
+    assertFalse(out.contains("\u001b["), "no colour when asked for none");
+    // Progress as it happened, on standard error.
+    for (String expected : List.of("pod created", "postStart of \"app\" started", "container \"app\" Running",
+        "deleting (grace period 2 s)", "preStop of \"app\" started", "SIGTERM to \"app\"", "exited: exit code 0")) {
+      assertTrue(r.err().contains(expected), expected + " in:\n" + r.err());
+    }
+  }
+
+  @Test
+  void aPostStartThatCallsItsOwnAppBeforeItListensFailsKillsTheContainerAndConfirmsHl122() throws Exception {
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", manifest("poststart-own-app.yaml"));
+    assertEquals(1, r.exit(), r.err());
+    JsonNode step = new ObjectMapper().readTree(r.out()).get("steps").get(0);
+    JsonNode hook = step.get("hooks").get(0);
+    assertEquals("postStart", hook.get("hook").asText());
+    assertEquals("failed", hook.get("status").asText());
+    assertEquals("httpGet GET http://127.0.0.1:8080/warm-up (inside the pod's network)", hook.get("handler").asText());
+    List<String> reasons = new ArrayList<>();
+    step.get("events").forEach(e -> reasons.add(e.get("reason").asText()));
+    assertTrue(reasons.contains("FailedPostStartHook"), reasons.toString());
+    assertTrue(step.get("containers").get(0).get("runningMs").isNull(), "never Running");
+    JsonNode verdict = step.get("verdicts").get(0);
+    assertTrue(verdict.get("text").asText().startsWith("postStart failed after"), verdict.toString());
+    assertTrue(verdict.get("text").asText().contains("the container was killed and FailedPostStartHook recorded"),
+        verdict.toString());
+    assertEquals("HL122", verdict.get("rules").get(0).asText(), verdict.toString());
+    assertTrue(verdict.get("text").asText().endsWith("— see HL122"), verdict.toString());
+  }
+
+  @Test
+  void withoutATerminalOrYesNothingRuns() {
+    CliRun r = CliRun.of("run", manifest("overrun.yaml"));
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("container \"app\" runs: sh -c 'while true; do sleep 0.1; done'"), r.err());
+    assertTrue(r.err().contains("preStop: exec sh -c 'echo draining; sleep 6'"), r.err());
+    assertTrue(r.err().contains("nothing ran") && r.err().contains("--yes"), r.err());
+    assertFalse(r.err().contains("pod created"), r.err());
+    assertEquals("", r.out());
+  }
+
+  @Test
+  void runnersThatDoNotExistYetAreRefusedWithAHelpfulError() {
+    CliRun helm = CliRun.of("run", "--yes", "--event", "pre-install", manifest("overrun.yaml"));
+    assertEquals(2, helm.exit());
+    assertTrue(helm.err().contains("--event needs the Helm phase runner"), helm.err());
+    CliRun dc = CliRun.of("run", "--yes", "--dc-hook", "pre", manifest("overrun.yaml"));
+    assertEquals(2, dc.exit());
+    assertTrue(dc.err().contains("--dc-hook needs the DeploymentConfig deployer"), dc.err());
+  }
+
+  @Test
+  void aContainerWithoutCommandIsRefusedBeforeAnythingRuns() throws Exception {
+    Path file = dir.resolve("nocommand.yaml");
+    Files.writeString(file, """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: web
+        spec:
+          containers:
+            - name: nginx
+              image: nginx:1.27
+              lifecycle:
+                preStop:
+                  sleep:
+                    seconds: 1
+        """);
+    CliRun r = CliRun.of("run", "--yes", file.toString());
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("container \"nginx\" has no command") && r.err().contains("--image-root nginx:1.27="),
+        r.err());
+  }
+
+  @Test
+  void selectionsThatMatchNothingSayWhatThereIs() {
+    CliRun resource = CliRun.of("run", "--yes", "--resource", "Deployment/nope", manifest("clean.yaml"));
+    assertEquals(2, resource.exit());
+    assertTrue(resource.err().contains("objects with hooks: Deployment/clean"), resource.err());
+    CliRun container = CliRun.of("run", "--yes", "--container", "nope", manifest("clean.yaml"));
+    assertEquals(2, container.exit());
+    assertTrue(container.err().contains("no container \"nope\""), container.err());
+  }
+}

@@ -1,0 +1,191 @@
+package io.hooklens.lsp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.hooklens.rules.BuiltInRules;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.lsp4j.CodeLens;
+import org.eclipse.lsp4j.CodeLensParams;
+import org.eclipse.lsp4j.ExecuteCommandParams;
+import org.eclipse.lsp4j.MessageParams;
+import org.eclipse.lsp4j.ProgressParams;
+import org.eclipse.lsp4j.ShowDocumentCapabilities;
+import org.eclipse.lsp4j.ShowMessageRequestParams;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
+import org.eclipse.lsp4j.WindowClientCapabilities;
+import org.eclipse.lsp4j.WorkDoneProgressBegin;
+import org.eclipse.lsp4j.WorkDoneProgressEnd;
+import org.eclipse.lsp4j.WorkDoneProgressKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Running hooks from the editor over real JSON-RPC: the code lenses above hooks, the consent asked through
+ * window/showMessageRequest, progress, and the report, with the embedded cluster and real processes.
+ */
+class RunHookCommandTest {
+  private static final long RUN_TIMEOUT_MS = 60_000;
+  private static final String URI = "file:///work/k8s/web.yaml";
+  private static final String TEXT = """
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: web
+      spec:
+        template:
+          spec:
+            terminationGracePeriodSeconds: 2
+            containers:
+              - name: app
+                image: debian:12
+                command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 0.1; done"]
+                lifecycle:
+                  postStart:
+                    exec:
+                      command: ["sh", "-c", "echo hello"]
+                  preStop:
+                    exec:
+                      command: ["sh", "-c", "echo bye; sleep 0.5"]
+      """;
+
+  @TempDir
+  Path dir;
+
+  private static LspSession session() {
+    return LspSession.start(BuiltInRules.registry(), LspSession.json("{\"hooklens\": {\"debounceMs\": 0}}"), caps -> {
+      WindowClientCapabilities window = new WindowClientCapabilities();
+      window.setWorkDoneProgress(true);
+      window.setShowDocument(new ShowDocumentCapabilities(true));
+      caps.setWindow(window);
+    }, c -> { });
+  }
+
+  private static List<CodeLens> lenses(LspSession s, String uri) throws Exception {
+    List<? extends CodeLens> lenses = s.remote.getTextDocumentService()
+        .codeLens(new CodeLensParams(new TextDocumentIdentifier(uri))).get(RecordingClient.TIMEOUT_MS,
+            TimeUnit.MILLISECONDS);
+    return List.copyOf(lenses);
+  }
+
+  private static JsonObject execute(LspSession s, CodeLens lens) throws Exception {
+    return execute(s, new ExecuteCommandParams(lens.getCommand().getCommand(), lens.getCommand().getArguments()),
+        RUN_TIMEOUT_MS);
+  }
+
+  /** The command's answer, which the client's lsp4j reads as plain maps and lists, as JSON. */
+  private static JsonObject execute(LspSession s, ExecuteCommandParams params, long timeoutMs) throws Exception {
+    Object result = s.remote.getWorkspaceService().executeCommand(params).get(timeoutMs, TimeUnit.MILLISECONDS);
+    return new Gson().toJsonTree(result).getAsJsonObject();
+  }
+
+  private static CodeLens lens(List<CodeLens> lenses, String title) {
+    return lenses.stream().filter(l -> l.getCommand().getTitle().equals(title)).findFirst()
+        .orElseThrow(() -> new AssertionError(title + " not in " + lenses));
+  }
+
+  @Test
+  void theServerAdvertisesTheCommandAndLensesSitAboveEachHook() throws Exception {
+    try (LspSession s = session()) {
+      assertEquals(List.of(HookRunService.RUN_HOOK),
+          s.initialized.getCapabilities().getExecuteCommandProvider().getCommands());
+      assertTrue(s.initialized.getCapabilities().getCodeLensProvider() != null);
+      s.open(URI, "yaml", TEXT);
+      List<CodeLens> lenses = lenses(s, URI);
+      assertEquals(List.of("▶ Run postStart locally", "▶ Run preStop locally", "Show termination timeline"),
+          lenses.stream().map(l -> l.getCommand().getTitle()).toList());
+      assertEquals(13, lens(lenses, "▶ Run postStart locally").getRange().getStart().getLine());
+      CodeLens preStop = lens(lenses, "▶ Run preStop locally");
+      assertEquals(16, preStop.getRange().getStart().getLine());
+      assertEquals(12, preStop.getRange().getStart().getCharacter());
+      JsonObject args = (JsonObject) preStop.getCommand().getArguments().get(0);
+      assertEquals("Deployment/web", args.get("resource").getAsString());
+      assertEquals("app", args.get("container").getAsString());
+      assertEquals("preStop", args.get("hook").getAsString());
+
+      // A chart template's values exist only once Helm renders it: nothing to run there.
+      String template = "file:///work/chart/templates/web.yaml";
+      s.open(template, "yaml", TEXT.replace("name: web", "name: {{ .Release.Name }}"));
+      assertEquals(List.of(), lenses(s, template));
+    }
+  }
+
+  @Test
+  void answeringCancelRunsNothing() throws Exception {
+    try (LspSession s = session()) {
+      s.client.answerMessageRequests(p -> HookRunService.CANCEL);
+      s.open(URI, "yaml", TEXT);
+      JsonObject result = execute(s, lens(lenses(s, URI), "▶ Run preStop locally"));
+      assertEquals("cancelled", result.get("status").getAsString(), result.toString());
+
+      ShowMessageRequestParams asked = s.client.messageRequests().get(0);
+      assertTrue(asked.getMessage().startsWith("Run these commands on this machine?"), asked.getMessage());
+      assertTrue(asked.getMessage().contains("container app: sh -c 'trap '\\''exit 0'\\'' TERM; while true; do sleep "
+          + "0.1; done'"), asked.getMessage());
+      assertTrue(asked.getMessage().contains("preStop: exec sh -c 'echo bye; sleep 0.5'"), asked.getMessage());
+      assertFalse(asked.getMessage().contains("postStart:"), "only the preStop hook was asked for");
+      assertEquals(List.of("Run", "Cancel"), asked.getActions().stream().map(a -> a.getTitle()).toList());
+
+      assertEquals(List.of(), s.client.progress(), "no progress: nothing started");
+      assertTrue(s.client.logs().stream().noneMatch(m -> m.getMessage().contains("pod created")), "no pod was created");
+      assertTrue(s.client.logs().stream().anyMatch(m -> m.getMessage().contains("not run")), s.client.logs().toString());
+    }
+  }
+
+  @Test
+  void answeringRunGivesAReportWithThePreStopTimingItsTimelineAndProgress() throws Exception {
+    try (LspSession s = session()) {
+      s.client.answerMessageRequests(p -> HookRunService.RUN);
+      s.open(URI, "yaml", TEXT);
+      JsonObject result = execute(s, lens(lenses(s, URI), "Show termination timeline"));
+      assertEquals("ran", result.get("status").getAsString(), result.toString());
+      assertTrue(result.get("succeeded").getAsBoolean(), result.get("text").getAsString());
+
+      JsonObject step = result.getAsJsonObject("report").getAsJsonArray("steps").get(0).getAsJsonObject();
+      JsonArray hooks = step.getAsJsonArray("hooks");
+      assertEquals(2, hooks.size(), "the timeline runs the whole pod: postStart and preStop");
+      JsonObject preStop = hooks.get(1).getAsJsonObject();
+      assertEquals("preStop", preStop.get("hook").getAsString());
+      long took = preStop.get("endMs").getAsLong() - preStop.get("startMs").getAsLong();
+      assertTrue(Math.abs(took - 500) <= 250, "preStop took " + took + " ms, expected 500");
+      assertEquals("bye\n", preStop.get("output").getAsString());
+
+      Path svg = Path.of(result.get("svg").getAsString());
+      assertTrue(Files.readString(svg).contains("<svg"), svg.toString());
+      assertEquals(svg.toUri().toString(), s.client.documentsShown().get(0).getUri(), "the timeline is opened");
+
+      MessageParams shown = s.client.awaitShown(m -> m.getMessage().contains("Timeline: " + svg));
+      assertTrue(shown.getMessage().contains("✓ app: preStop took 0.5 s of the 2 s grace period"), shown.getMessage());
+      s.client.awaitLog(m -> m.getMessage().contains("Termination (0 = deletion, grace period 2 s)"));
+      s.client.awaitLog(m -> m.getMessage().contains("pod created"));
+
+      List<ProgressParams> progress = s.client.progress();
+      Object first = progress.get(0).getValue().getLeft();
+      Object last = progress.get(progress.size() - 1).getValue().getLeft();
+      assertTrue(first instanceof WorkDoneProgressBegin, first.toString());
+      assertTrue(last instanceof WorkDoneProgressEnd, last.toString());
+      assertTrue(progress.stream().anyMatch(p -> p.getValue().getLeft().getKind() == WorkDoneProgressKind.report));
+    }
+  }
+
+  @Test
+  void aBadRequestIsRefusedAndShown() throws Exception {
+    try (LspSession s = session()) {
+      JsonObject args = new JsonObject();
+      args.addProperty("uri", URI);
+      args.addProperty("hook", "preStop");
+      JsonObject result = execute(s, new ExecuteCommandParams(HookRunService.RUN_HOOK, List.of(args)),
+          RecordingClient.TIMEOUT_MS);
+      assertEquals("refused", result.get("status").getAsString());
+      s.client.awaitShown(m -> m.getMessage().contains("cannot read " + URI));
+      assertEquals(List.of(), s.client.messageRequests(), "nothing to ask about");
+    }
+  }
+}
