@@ -3,7 +3,7 @@ package io.hooklens.run;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hooklens.core.model.Resource;
-import io.hooklens.rules.lifecycle.ManifestJson;
+import io.hooklens.core.yaml.JsonTree;
 
 /**
  * Turns the engine's parsed manifests into objects for the API: the typed fabric8 class for a kind it knows,
@@ -15,7 +15,7 @@ public final class Manifests {
   /** The object a resource describes, in {@code namespace} unless it names its own. */
   public static HasMetadata toObject(Resource resource, String namespace) {
     HasMetadata object =
-        Serialization.unmarshal(Serialization.asJson(ManifestJson.of(resource.root())), HasMetadata.class);
+        Serialization.unmarshal(Serialization.asJson(JsonTree.of(resource.root())), HasMetadata.class);
     if (object.getMetadata().getNamespace() == null) {
       object.getMetadata().setNamespace(namespace);
     }

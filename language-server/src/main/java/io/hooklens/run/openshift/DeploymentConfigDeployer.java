@@ -14,9 +14,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
-import io.hooklens.rules.lifecycle.ManifestJson;
 import io.hooklens.rules.openshift.DcHook;
 import io.hooklens.run.EventRecorder;
 import io.hooklens.run.PodLogs;
@@ -179,7 +179,7 @@ public final class DeploymentConfigDeployer {
       if (hook.execNewPod() != null) {
         pod = deployment + "-hook-" + phase;
         List<String> command = new ArrayList<>();
-        ManifestJson.of(hook.execNewPod()).path("command").forEach(c -> command.add(c.asText()));
+        JsonTree.of(hook.execNewPod()).path("command").forEach(c -> command.add(c.asText()));
         event(false, "Started", "Running " + phase + "-hook (\"" + String.join(" ", command) + "\") for rc "
             + namespace + "/" + deployment);
         progress(phase + " hook: pod " + pod + " (" + policy + ")");
@@ -228,8 +228,8 @@ public final class DeploymentConfigDeployer {
 
     /** {@code createHookPodManifest}: the hook pod built from the named container of the template. */
     private Pod hookPod(DcHook hook, String podName, List<String> command) {
-      PodSpec template = convert(ManifestJson.of(hook.podSpec()), PodSpec.class);
-      JsonNode exec = ManifestJson.of(hook.execNewPod());
+      PodSpec template = convert(JsonTree.of(hook.podSpec()), PodSpec.class);
+      JsonNode exec = JsonTree.of(hook.execNewPod());
       String containerName = exec.path("containerName").asText("");
       Container base = template.getContainers().stream()
           .filter(c -> c.getName().equals(containerName)
@@ -315,9 +315,9 @@ public final class DeploymentConfigDeployer {
 
     /** What tagImages would tag; the deployer's error for a container it cannot find, or null. */
     private String tagImages(DcHook hook, List<String> tags) {
-      PodSpec template = convert(ManifestJson.of(hook.podSpec()), PodSpec.class);
+      PodSpec template = convert(JsonTree.of(hook.podSpec()), PodSpec.class);
       List<String> errors = new ArrayList<>();
-      for (JsonNode tag : ManifestJson.of(hook.tagImages())) {
+      for (JsonNode tag : JsonTree.of(hook.tagImages())) {
         String container = tag.path("containerName").asText("");
         Optional<String> image = template.getContainers().stream().filter(c -> c.getName().equals(container))
             .map(Container::getImage).findFirst();
