@@ -7,9 +7,9 @@ export const LANGUAGES = ['yaml', 'json', 'helm'] as const;
 /** File names the server reads whatever language the editor gave them. */
 export const EXTENSIONS = ['.yaml', '.yml', '.json', '.tpl'] as const;
 
-// The server's YAML test: an apiVersion or kind key at column 0 (a flow mapping or a document marker may
-// stand before it), which also holds in a chart template whose {{ }} lines do not parse as YAML.
-const YAML_OBJECT_KEY = /^(?:---[ \t]+)?\{?[ \t]*["']?(?:apiVersion|kind)["']?[ \t]*:/m;
+// The server's YAML test: an apiVersion or kind key at column 0 (a flow mapping's brace or a document
+// marker may stand before it), which also holds in a chart template whose {{ }} lines do not parse as YAML.
+const YAML_OBJECT_KEY = /^(?:---[ \t]+)?(?:\{[ \t]*)?["']?(?:apiVersion|kind)["']?[ \t]*:/m;
 // JSON indents its top-level keys, and other JSON files (tasks.json) have "kind" alone: both are needed.
 const JSON_API_VERSION = /"apiVersion"\s*:/;
 const JSON_KIND = /"kind"\s*:/;
