@@ -243,6 +243,17 @@ async function main() {
     await page.screenshot({ path: join(media, 'lint-workspace.png') });
   });
 
+  await step('a rule turned off in the settings goes away live', async () => {
+    await openFile('web.yaml');
+    await waitFor('HL125 in the Problems panel', 20_000, async () => (await problemsText()).includes('HL125'));
+    mkdirSync(join(ws, '.vscode'), { recursive: true });
+    writeFileSync(join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'hooklens.rules': { HL125: 'off' } }));
+    await waitFor('HL125 to leave the Problems panel', 30_000, async () => !(await problemsText()).includes('HL125'));
+    if (!(await problemsText()).includes('HL401')) {
+      fail('HL401 went away with HL125');
+    }
+  });
+
   if (serverHasHookRunner()) {
     await step('code lens runs preStop and shows the timeline', async () => {
       await openFile('web.yaml');

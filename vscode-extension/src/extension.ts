@@ -245,6 +245,16 @@ function middleware(): Middleware {
       }
       return result;
     },
+    workspace: {
+      // The server asks for its section: it gets the mapped one, without the client's own keys.
+      configuration: async (params, token, next) => {
+        const values = await next(params, token);
+        if (values instanceof ResponseError) {
+          return values;
+        }
+        return values.map((v, i) => (params.items[i].section === SECTION ? currentSettings().hooklens : v));
+      },
+    },
     window: {
       showDocument: async (params, next): Promise<ShowDocumentResult> => {
         // The runner's SVG goes to the themed webview, not to a text editor.
