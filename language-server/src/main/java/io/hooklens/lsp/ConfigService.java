@@ -124,8 +124,7 @@ final class ConfigService {
    * editor for a rule wins over the file's, and keeps the file's parameters for that rule.
    */
   static Config merge(Config file, Settings settings, RuleRegistry registry) {
-    Targets targets = settings.targets().kubernetes() == null ? file.targets()
-        : file.targets().withKubernetes(settings.targets().kubernetes());
+    Targets targets = settings.targets().over(file.targets());
     if (settings.rules().isEmpty()) {
       return new Config(targets, file.rules(), file.exclude());
     }

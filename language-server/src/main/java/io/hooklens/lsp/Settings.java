@@ -7,6 +7,7 @@ import com.google.gson.JsonPrimitive;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.engine.Severity;
+import io.hooklens.core.engine.Targets;
 import io.hooklens.core.engine.Version;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +19,8 @@ import java.util.function.Consumer;
  * {@code workspace/didChangeConfiguration}:
  *
  * <pre>
- * {"hooklens": {"targets": {"kubernetes": "1.29"}, "rules": {"HL401": "error", "HL402": "off"}, "debounceMs": 150}}
+ * {"hooklens": {"targets": {"kubernetes": "1.29", "helm": "4", "deployer": "argocd"},
+ *               "rules": {"HL401": "error", "HL402": "off"}, "debounceMs": 150}}
  * </pre>
  *
  * <p>Reading never fails: a value of the wrong type or out of range keeps its default and is reported
@@ -39,14 +41,27 @@ public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> r
   public static final int DEFAULT_DEBOUNCE_MS = 0;
   /** A longer wait would read as a broken server rather than a patient one. */
   public static final int MAX_DEBOUNCE_MS = 10_000;
-  public static final Settings DEFAULT = new Settings(new TargetSettings(null), Map.of(), DEFAULT_DEBOUNCE_MS);
+  public static final Settings DEFAULT = new Settings(new TargetSettings(null, null, null), Map.of(), DEFAULT_DEBOUNCE_MS);
 
   /** Keys of the section; {@code trace} belongs to clients ({@code hooklens.trace.server}) and is not ours. */
   private static final Set<String> KEYS = Set.of("targets", "rules", "debounceMs");
   private static final Set<String> CLIENT_KEYS = Set.of("trace");
+  private static final Set<String> TARGET_KEYS = Set.of("kubernetes", "helm", "deployer");
 
-  /** @param kubernetes the Kubernetes version to judge against, or null when the settings do not say */
-  public record TargetSettings(Version kubernetes) {}
+  /**
+   * Each target is null when the settings do not say, leaving it to {@code .hooklens.yaml}.
+   *
+   * @param kubernetes the Kubernetes version to judge against
+   * @param helm the Helm major version
+   * @param deployer what deploys the charts
+   */
+  public record TargetSettings(Version kubernetes, Targets.Helm helm, Targets.Deployer deployer) {
+    /** The file's targets with the ones these settings name on top. */
+    public Targets over(Targets file) {
+      return new Targets(kubernetes != null ? kubernetes : file.kubernetes(), helm != null ? helm : file.helm(),
+          deployer != null ? deployer : file.deployer());
+    }
+  }
 
   /**
    * The {@code hooklens} section of a settings payload: the value of its {@code hooklens} key, or the
@@ -89,22 +104,42 @@ public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> r
       return DEFAULT.targets();
     }
     Version kubernetes = null;
+    Targets.Helm helm = null;
+    Targets.Deployer deployer = null;
     for (Map.Entry<String, JsonElement> e : json.getAsJsonObject().entrySet()) {
-      if (!e.getKey().equals("kubernetes")) {
-        problems.accept("unknown setting " + SECTION + ".targets." + e.getKey() + " ignored; known: kubernetes");
+      JsonElement v = e.getValue();
+      if (!TARGET_KEYS.contains(e.getKey())) {
+        problems.accept("unknown setting " + SECTION + ".targets." + e.getKey() + " ignored; known: deployer, helm,"
+            + " kubernetes");
         continue;
       }
-      JsonElement v = e.getValue();
       if (v.isJsonNull()) {
         continue;
       }
       // A JSON number keeps its literal text, so 1.30 is not read as 1.3.
-      kubernetes = v instanceof JsonPrimitive p ? Version.parse(p.getAsString()) : null;
-      if (kubernetes == null) {
-        problems.accept(SECTION + ".targets.kubernetes must be a version such as \"1.34\", not " + v + "; ignored");
+      String text = v instanceof JsonPrimitive p ? p.getAsString() : null;
+      switch (e.getKey()) {
+        case "kubernetes" -> {
+          kubernetes = text == null ? null : Version.parse(text);
+          if (kubernetes == null) {
+            problems.accept(SECTION + ".targets.kubernetes must be a version such as \"1.34\", not " + v + "; ignored");
+          }
+        }
+        case "helm" -> {
+          helm = text == null ? null : Targets.Helm.parse(text).orElse(null);
+          if (helm == null) {
+            problems.accept(SECTION + ".targets.helm must be \"3\" or \"4\", not " + v + "; ignored");
+          }
+        }
+        default -> {
+          deployer = text == null ? null : Targets.Deployer.parse(text).orElse(null);
+          if (deployer == null) {
+            problems.accept(SECTION + ".targets.deployer must be helm, argocd or flux, not " + v + "; ignored");
+          }
+        }
       }
     }
-    return new TargetSettings(kubernetes);
+    return new TargetSettings(kubernetes, helm, deployer);
   }
 
   private static Map<String, Config.RuleSetting> rules(JsonElement json, RuleRegistry registry,

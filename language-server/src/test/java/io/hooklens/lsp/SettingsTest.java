@@ -9,6 +9,7 @@ import com.google.gson.JsonParser;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.engine.Severity;
+import io.hooklens.core.engine.Targets;
 import io.hooklens.core.engine.Version;
 import io.hooklens.rules.BuiltInRules;
 import java.util.ArrayList;
@@ -53,13 +54,16 @@ class SettingsTest {
   @Test
   void everyBadValueKeepsItsDefaultAndIsReported() {
     List<String> problems = new ArrayList<>();
-    Settings s = read("{\"hooklens\": {\"targets\": {\"kubernetes\": \"latest\", \"helm\": 3},"
+    Settings s = read("{\"hooklens\": {\"targets\": {\"kubernetes\": \"latest\", \"helm\": 2,"
+        + " \"deployer\": \"kubectl\", \"openshift\": \"4\"},"
         + " \"rules\": {\"HL401\": \"loud\", \"HL999\": \"error\", \"HL402\": [1], \"HL123\": \"warning\"},"
         + " \"debounceMs\": -5, \"colour\": true, \"trace\": {\"server\": \"verbose\"}}}", problems);
     assertNull(s.targets().kubernetes());
     assertEquals(Map.of("HL123", new Config.RuleSetting(Severity.WARNING, false, Map.of())), s.rules());
     assertEquals(Settings.DEFAULT_DEBOUNCE_MS, s.debounceMs());
-    assertEquals(7, problems.size(), problems::toString);
+    assertNull(s.targets().helm());
+    assertNull(s.targets().deployer());
+    assertEquals(9, problems.size(), problems::toString);
     assertTrue(problems.stream().anyMatch(p -> p.contains("hooklens.colour")), problems::toString);
     assertTrue(problems.stream().noneMatch(p -> p.contains("trace")), problems::toString);
   }
@@ -93,5 +97,19 @@ class SettingsTest {
     Settings target = read("{\"targets\": {\"kubernetes\": \"1.31\"}}", new ArrayList<>());
     assertEquals(new Version(1, 31), ConfigService.merge(file, target, REGISTRY).targets().kubernetes());
     assertEquals(file.rules(), ConfigService.merge(file, target, REGISTRY).rules());
+  }
+
+  @Test
+  void helmAndDeployerTargetsOverrideTheFileOneByOne() {
+    List<String> problems = new ArrayList<>();
+    Settings s = read("{\"targets\": {\"helm\": \"4\", \"deployer\": \"ArgoCD\", \"kubernetes\": null}}", problems);
+    assertEquals(List.of(), problems);
+    Config file = new Config(new Targets(new Version(1, 28), Targets.Helm.V3, Targets.Deployer.FLUX), Map.of(),
+        List.of());
+    assertEquals(new Targets(new Version(1, 28), Targets.Helm.V4, Targets.Deployer.ARGOCD),
+        ConfigService.merge(file, s, REGISTRY).targets());
+    Settings helmOnly = read("{\"targets\": {\"helm\": 4}}", problems);
+    assertEquals(new Targets(new Version(1, 28), Targets.Helm.V4, Targets.Deployer.FLUX),
+        ConfigService.merge(file, helmOnly, REGISTRY).targets());
   }
 }

@@ -1,0 +1,66 @@
+// Maps the editor's hooklens.* settings to the server's settings section (io.hooklens.lsp.Settings):
+// {targets: {kubernetes, helm, deployer}, rules, debounceMs}. Settings left empty are left out, so the
+// nearest .hooklens.yaml decides them, as it does for `hooklens lint`. Client-only settings (java.home,
+// trace) never reach the server, which would report them as unknown.
+
+export interface ServerSettings {
+  targets?: { kubernetes?: string; helm?: string; deployer?: string };
+  rules?: Record<string, string>;
+  debounceMs?: number;
+}
+
+/** What a vscode.WorkspaceConfiguration offers; a plain object in tests. */
+export interface SettingsSource {
+  get<T>(key: string): T | undefined;
+}
+
+export function serverSettings(config: SettingsSource): ServerSettings {
+  const out: ServerSettings = {};
+  const targets: NonNullable<ServerSettings['targets']> = {};
+  const kubernetes = text(config.get('targets.kubernetes'));
+  if (kubernetes) {
+    targets.kubernetes = kubernetes;
+  }
+  const helm = text(config.get('targets.helm'));
+  if (helm) {
+    targets.helm = helm;
+  }
+  const deployer = text(config.get('targets.deployer'));
+  if (deployer) {
+    targets.deployer = deployer;
+  }
+  if (Object.keys(targets).length) {
+    out.targets = targets;
+  }
+  const rules = config.get<Record<string, unknown>>('rules');
+  if (rules && typeof rules === 'object' && !Array.isArray(rules)) {
+    const copy: Record<string, string> = {};
+    for (const [id, severity] of Object.entries(rules)) {
+      // The server reports a bad severity in its log; only an empty one means "not set".
+      const s = text(severity);
+      if (id.trim() && s) {
+        copy[id.trim()] = s;
+      }
+    }
+    if (Object.keys(copy).length) {
+      out.rules = copy;
+    }
+  }
+  const debounce = config.get<unknown>('debounceMs');
+  if (typeof debounce === 'number' && Number.isFinite(debounce)) {
+    out.debounceMs = debounce;
+  }
+  return out;
+}
+
+/** The initializationOptions and didChangeConfiguration payload: the section under its name. */
+export function settingsPayload(config: SettingsSource): { hooklens: ServerSettings } {
+  return { hooklens: serverSettings(config) };
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'number') {
+    return String(value);
+  }
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
