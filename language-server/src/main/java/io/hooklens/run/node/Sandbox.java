@@ -195,9 +195,8 @@ final class Sandbox {
         command.addAll(List.of(mount.readOnly() ? "--ro-bind" : "--bind", mount.source().toString(),
             target.toString()));
       }
-      if (workingDir != null) {
-        command.addAll(List.of("--chdir", workingDir));
-      }
+      // An image without WORKDIR starts in /; the host's current directory means nothing in a container.
+      command.addAll(List.of("--chdir", workingDir != null ? workingDir : "/"));
       command.add("--");
     }
     command.addAll(argv);
