@@ -256,7 +256,8 @@ async function main() {
 
   if (serverHasHookRunner()) {
     await step('code lens runs preStop and shows the timeline', async () => {
-      await openFile('web.yaml');
+      // A container with a command: the runner refuses image entrypoints it cannot know.
+      await openFile('overrun.yaml');
       const lens = page.locator('.codelens-decoration a', { hasText: 'Show termination timeline' }).first();
       await lens.waitFor({ timeout: 30_000 });
       await page.screenshot({ path: join(media, 'code-lens.png') });
