@@ -19,6 +19,7 @@ import {
   StreamInfo,
 } from 'vscode-languageclient/node';
 import { commandLine, findJava, JavaNotFoundError, serverCommand } from './java';
+import { DocumentGate, GateDocument } from './gate';
 import { EXTENSIONS, LANGUAGES, shouldSend } from './manifest';
 import { settingsPayload } from './settings';
 import { timelineHtml } from './timeline';
@@ -33,8 +34,8 @@ let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let status: vscode.StatusBarItem;
 let extensionContext: vscode.ExtensionContext;
-/** Documents the server was told about; others never leave the editor (see manifest.ts). */
-const sent = new Set<string>();
+/** Documents the server was told about; others never leave the editor. */
+const gate = new DocumentGate();
 /** Files opened by "Lint workspace": their diagnostics stay after VS Code closes the document. */
 const linted = new Set<string>();
 let timelinePanel: vscode.WebviewPanel | undefined;
@@ -156,7 +157,7 @@ async function start(): Promise<void> {
 async function stop(): Promise<void> {
   const c = client;
   client = undefined;
-  sent.clear();
+  gate.clear();
   if (c) {
     try {
       await c.stop(10_000);
@@ -176,30 +177,30 @@ function isRunHook(command: vscode.Command | undefined): boolean {
   return command?.command === RUN_HOOK;
 }
 
+function gated(document: vscode.TextDocument): GateDocument {
+  return { uri: document.uri.toString(), languageId: document.languageId, path: document.uri.path,
+    text: document.getText() };
+}
+
 function middleware(): Middleware {
-  const known = (document: vscode.TextDocument) => sent.has(document.uri.toString());
-  const looksLikeOurs = (document: vscode.TextDocument) =>
-    shouldSend(document.languageId, document.uri.path, document.getText());
+  const known = (document: vscode.TextDocument) => gate.knows(document.uri.toString());
   return {
     didOpen: async (document, next) => {
-      if (looksLikeOurs(document)) {
-        sent.add(document.uri.toString());
+      if (gate.open(gated(document))) {
         await next(document);
       }
     },
     didChange: async (event, next) => {
-      const uri = event.document.uri.toString();
-      if (sent.has(uri)) {
+      const action = gate.change(gated(event.document));
+      if (action === 'forward') {
         await next(event);
-      } else if (looksLikeOurs(event.document) && client) {
-        // It just became a manifest (say, `kind:` was typed in a new file): the server gets it whole now.
-        sent.add(uri);
+      } else if (action === 'open' && client) {
         await client.sendNotification(DidOpenTextDocumentNotification.type,
           client.code2ProtocolConverter.asOpenTextDocumentParams(event.document));
       }
     },
     didClose: async (document, next) => {
-      if (sent.delete(document.uri.toString())) {
+      if (gate.close(document.uri.toString())) {
         await next(document);
       }
     },

@@ -39,6 +39,7 @@ describe('document selection', () => {
 
   it('needs the key at column 0 in YAML, as the server does', () => {
     assert.ok(!looksLikeManifest('spec:\n  kind: Pod\n', false));
+    assert.ok(!looksLikeManifest('patches:\n  - target:\n      kind: Deployment\n', false));
     assert.ok(looksLikeManifest('{{- if .Values.on }}\napiVersion: v1\n{{- end }}\n', false));
   });
 });

@@ -28,7 +28,7 @@ final class ManifestFiles {
   private static final Set<String> EXTENSIONS = Set.of(".yaml", ".yml", ".json", ".tpl");
 
   private static final Pattern YAML_OBJECT_KEY =
-      Pattern.compile("^(?:---[ \\t]+)?\\{?[ \\t]*[\"']?(?:apiVersion|kind)[\"']?[ \\t]*:", Pattern.MULTILINE);
+      Pattern.compile("^(?:---[ \\t]+)?(?:\\{[ \\t]*)?[\"']?(?:apiVersion|kind)[\"']?[ \\t]*:", Pattern.MULTILINE);
   private static final Pattern JSON_API_VERSION = Pattern.compile("\"apiVersion\"\\s*:");
   private static final Pattern JSON_KIND = Pattern.compile("\"kind\"\\s*:");
 

@@ -188,6 +188,14 @@ class DiagnosticsTest {
                 with: {kind: x}
                 with: {kind: y}
         """;
+    // An indented kind: key is not an object's: the file cannot parse, so the text test decides.
+    String kustomizePatch = """
+        patches:
+          - target:
+              kind: Deployment
+            patch: |-
+          - [
+        """;
     String tasks = """
         {
           // VS Code tasks
@@ -198,6 +206,7 @@ class DiagnosticsTest {
     assertEquals(List.of(), diagnostics("file:///work/docker-compose.yml", "dockercompose", compose));
     assertEquals(List.of(), diagnostics("file:///work/.github/workflows/ci.yml", "yaml", workflow));
     assertEquals(List.of(), diagnostics("file:///work/.vscode/tasks.json", "jsonc", tasks));
+    assertEquals(List.of(), diagnostics("file:///work/overlay/patches.yaml", "yaml", kustomizePatch));
     assertEquals(List.of(), diagnostics("file:///work/chart/templates/_helpers.tpl", "helm",
         "{{- define \"app.name\" -}}\n{{ .Chart.Name }}\n{{- end }}\n"));
   }
