@@ -114,6 +114,37 @@ public final class ChartLinter {
    * {@code ci/*-values.yaml} (as chart-testing does), then each values file given.
    */
   public static List<ValuesSet> valuesSets(Path chartDir, List<Path> valuesFiles) throws IOException {
+    return valuesSets(chartDir, valuesFiles, Config.Charts.NONE);
+  }
+
+  /**
+   * The values sets of {@link #valuesSets(Path, List)}, with the configured ones (relative to the chart,
+   * skipped where the chart has no such file, and once only) before the values files given.
+   */
+  public static List<ValuesSet> valuesSets(Path chartDir, List<Path> valuesFiles, Config.Charts configured)
+      throws IOException {
+    List<ValuesSet> sets = new ArrayList<>(ownValuesSets(chartDir));
+    for (String v : configured.values()) {
+      Path f = chartDir.resolve(v).normalize();
+      boolean listed = sets.stream().anyMatch(set -> set.file() != null && set.file().normalize().equals(f));
+      if (Files.isRegularFile(f) && !listed) {
+        sets.add(new ValuesSet(v, f));
+      }
+    }
+    for (Path f : valuesFiles) {
+      sets.add(new ValuesSet(f.toString(), f));
+    }
+    return sets;
+  }
+
+  /** The {@code --set} values of a render: the configured ones, with those given on top. */
+  public static Map<String, String> setValues(Config.Charts configured, Map<String, String> given) {
+    Map<String, String> values = new LinkedHashMap<>(configured.set());
+    values.putAll(given);
+    return values;
+  }
+
+  private static List<ValuesSet> ownValuesSets(Path chartDir) throws IOException {
     List<ValuesSet> sets = new ArrayList<>();
     sets.add(ValuesSet.DEFAULTS);
     Path ci = chartDir.resolve("ci");
@@ -123,9 +154,6 @@ public final class ChartLinter {
             .sorted()
             .forEach(p -> sets.add(new ValuesSet("ci/" + p.getFileName(), p)));
       }
-    }
-    for (Path f : valuesFiles) {
-      sets.add(new ValuesSet(f.toString(), f));
     }
     return sets;
   }

@@ -305,9 +305,9 @@ public final class LintCommand implements Callable<Integer> {
       return lintChartFiles(dir, null, in, results);
     }
     try {
-      List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles);
       Config c = in.targets().apply(resolved.config());
-      List<ChartLinter.ChartFile> files = in.charts().lint(dir, sets, setValues, c);
+      List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles, c.charts());
+      List<ChartLinter.ChartFile> files = in.charts().lint(dir, sets, ChartLinter.setValues(c.charts(), setValues), c);
       if (noneRendered(files, sets)) {
         // Keep what can be checked without Helm: the render failure, plus each template on its own.
         files.stream().filter(f -> f.displayName().equals(chartYaml.toString()) || hasRenderFailure(f))

@@ -106,6 +106,30 @@ class ChartLintCommandTest {
   }
 
   @Test
+  void valuesSetsAndSetValuesFromTheConfigurationApplyToCharts() throws Exception {
+    Path shop = chart("shop");
+    Files.writeString(shop.resolve("prod.yaml"), "drainSeconds: 100\n");
+    Files.writeString(dir.resolve(".hooklens.yaml"), """
+        helm:
+          values: [prod.yaml, staging.yaml]   # staging.yaml: not in this chart, so not rendered
+          set: {grace: "60"}
+        """);
+    CliRun r = CliRun.of("lint", "--format", "json", shop.toString());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    int hl401 = 0;
+    for (JsonNode f : root.get("findings")) {
+      if (f.get("rule").asText().equals("HL401")) {
+        hl401++;
+        assertTrue(f.get("message").asText().contains("needs 100s but the grace period is 60s"), f.toString());
+        assertEquals("prod.yaml", f.at("/values/0").asText(), f.toString());
+      }
+    }
+    assertEquals(1, hl401, r.out());
+    CliRun given = CliRun.of("lint", "--format", "json", "--set", "grace=200", shop.toString());
+    assertFalse(given.out().contains("\"HL401\""), "--set wins over the configuration: " + given.out());
+  }
+
+  @Test
   void aChartHelmCannotRenderFailsTheRunWithHl005() throws Exception {
     Path broken = chart("broken");
     CliRun r = CliRun.of("lint", broken.toString());

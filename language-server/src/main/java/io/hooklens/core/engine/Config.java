@@ -8,9 +8,31 @@ import java.util.Map;
  *
  * @param rules per-rule settings keyed by id, name or pattern as written
  * @param exclude path globs that are not linted, relative to the configuration file
+ * @param charts how charts are rendered beyond their own values
  */
-public record Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude) {
+public record Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude, Charts charts) {
   public static final Config DEFAULT = new Config(Targets.DEFAULT, Map.of(), List.of());
+
+  public Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude) {
+    this(targets, rules, exclude, Charts.NONE);
+  }
+
+  /**
+   * The values sets charts are rendered with besides their own ({@code helm:} in {@code .hooklens.yaml}).
+   *
+   * @param values values files, each one more values set on top of the chart's values.yaml, as
+   *     {@code lint --values}; relative paths are relative to the chart, and a chart without the file
+   *     is rendered without it
+   * @param set values applied to every values set, as {@code --set}
+   */
+  public record Charts(List<String> values, Map<String, String> set) {
+    public static final Charts NONE = new Charts(List.of(), Map.of());
+
+    public Charts {
+      values = List.copyOf(values);
+      set = Map.copyOf(set);
+    }
+  }
 
   /**
    * One rule's setting.
@@ -22,6 +44,6 @@ public record Config(Targets targets, Map<String, RuleSetting> rules, List<Strin
   public record RuleSetting(Severity severity, boolean off, Map<String, Object> params) {}
 
   public Config withTargets(Targets t) {
-    return new Config(t, rules, exclude);
+    return new Config(t, rules, exclude, charts);
   }
 }

@@ -30,13 +30,16 @@ import java.util.Set;
  *     severity: error
  *     params: {shutdownSeconds: 20}
  * exclude: ["generated/**"]
+ * helm:
+ *   values: [ci/prod.yaml]   # more values sets, relative to each chart
+ *   set: {image.tag: "1.2"}  # on every values set, as --set
  * </pre>
  */
 public final class ConfigReader {
   /** The configuration read, and what was wrong with it ({@code line:col: message}, 1-based). */
   public record Result(Config config, List<String> errors) {}
 
-  private static final Set<String> TOP = Set.of("targets", "rules", "exclude");
+  private static final Set<String> TOP = Set.of("targets", "rules", "exclude", "helm");
 
   private ConfigReader() {}
 
@@ -59,7 +62,7 @@ public final class ConfigReader {
     }
     for (YMap.Entry e : top.entries()) {
       if (!TOP.contains(e.key().value())) {
-        errors.add(at(e.key()) + "unknown setting \"" + e.key().value() + "\"; known: exclude, rules, targets");
+        errors.add(at(e.key()) + "unknown setting \"" + e.key().value() + "\"; known: exclude, helm, rules, targets");
       }
     }
     YNode t = top.get("targets");
@@ -91,7 +94,51 @@ public final class ConfigReader {
     } else if (x != null) {
       errors.add(at(x) + "exclude must be a list of path globs");
     }
-    return new Result(new Config(targets, rules, exclude), errors);
+    YNode h = top.get("helm");
+    Config.Charts charts = Config.Charts.NONE;
+    if (h instanceof YMap hm) {
+      charts = charts(hm, errors);
+    } else if (h != null) {
+      errors.add(at(h) + "helm must be a mapping with values and set");
+    }
+    return new Result(new Config(targets, rules, exclude, charts), errors);
+  }
+
+  private static Config.Charts charts(YMap hm, List<String> errors) {
+    List<String> values = new ArrayList<>();
+    Map<String, String> set = new LinkedHashMap<>();
+    for (YMap.Entry e : hm.entries()) {
+      switch (e.key().value()) {
+        case "values" -> {
+          if (!(e.value() instanceof YSeq vs)) {
+            errors.add(at(e.value()) + "helm.values must be a list of values files");
+            continue;
+          }
+          for (YNode item : vs.items()) {
+            if (item instanceof YScalar s && s.type() != YScalar.Type.NULL && !s.value().isBlank()) {
+              values.add(s.value());
+            } else {
+              errors.add(at(item) + "helm.values entries must be paths of values files");
+            }
+          }
+        }
+        case "set" -> {
+          if (!(e.value() instanceof YMap sm)) {
+            errors.add(at(e.value()) + "helm.set must be a mapping of value path to value, such as {image.tag: \"1.2\"}");
+            continue;
+          }
+          for (YMap.Entry se : sm.entries()) {
+            if (se.value() instanceof YScalar s && s.type() != YScalar.Type.NULL) {
+              set.put(se.key().value(), s.value());
+            } else {
+              errors.add(at(se.value()) + "helm.set values must be scalars, as on helm's --set");
+            }
+          }
+        }
+        default -> errors.add(at(e.key()) + "unknown helm setting \"" + e.key().value() + "\"; known: set, values");
+      }
+    }
+    return new Config.Charts(values, set);
   }
 
   private static Targets targets(YMap tm, List<String> errors) {

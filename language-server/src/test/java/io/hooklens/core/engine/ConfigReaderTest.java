@@ -43,4 +43,32 @@ class ConfigReaderTest {
         "5:15: targets.kubernetes must be a version such as \"1.34\""), r.errors());
     assertEquals(Targets.DEFAULT, r.config().targets());
   }
+
+  @Test
+  void helmValuesSetsAndSetValuesAreRead() {
+    ConfigReader.Result r = read("""
+        helm:
+          values: [ci/prod.yaml, /abs/extra.yaml]
+          set: {image.tag: "1.2", replicas: 3}
+        """);
+    assertEquals(List.of(), r.errors());
+    assertEquals(new Config.Charts(List.of("ci/prod.yaml", "/abs/extra.yaml"),
+        java.util.Map.of("image.tag", "1.2", "replicas", "3")), r.config().charts());
+    assertEquals(Config.Charts.NONE, read("rules: {}\n").config().charts());
+  }
+
+  @Test
+  void badHelmSettingsAreErrorsWithPositions() {
+    ConfigReader.Result r = read("""
+        helm:
+          values: ci/prod.yaml
+          set: [a]
+          valuesFiles: []
+        """);
+    assertEquals(List.of(
+        "2:11: helm.values must be a list of values files",
+        "3:8: helm.set must be a mapping of value path to value, such as {image.tag: \"1.2\"}",
+        "4:3: unknown helm setting \"valuesFiles\"; known: set, values"), r.errors());
+    assertEquals(List.of("1:7: helm must be a mapping with values and set"), read("helm: yes\n").errors());
+  }
 }
