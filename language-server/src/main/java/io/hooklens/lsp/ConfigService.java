@@ -125,8 +125,9 @@ final class ConfigService {
    */
   static Config merge(Config file, Settings settings, RuleRegistry registry) {
     Targets targets = settings.targets().over(file.targets());
+    Config.Charts charts = charts(file.charts(), settings.helm());
     if (settings.rules().isEmpty()) {
-      return new Config(targets, file.rules(), file.exclude());
+      return new Config(targets, file.rules(), file.exclude(), charts);
     }
     Config editor = new Config(targets, settings.rules(), List.of());
     Map<String, Config.RuleSetting> rules = new LinkedHashMap<>();
@@ -139,6 +140,16 @@ final class ConfigService {
         rules.put(d.id(), mine != null ? mine : theirs);
       }
     }
-    return new Config(targets, rules, file.exclude());
+    return new Config(targets, rules, file.exclude(), charts);
+  }
+
+  /** The editor's values files replace the file's when it names any; its set values win key by key. */
+  private static Config.Charts charts(Config.Charts file, Config.Charts editor) {
+    if (editor == null) {
+      return file;
+    }
+    Map<String, String> set = new LinkedHashMap<>(file.set());
+    set.putAll(editor.set());
+    return new Config.Charts(editor.values().isEmpty() ? file.values() : editor.values(), set);
   }
 }

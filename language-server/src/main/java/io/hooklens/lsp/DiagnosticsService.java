@@ -2,10 +2,12 @@ package io.hooklens.lsp;
 
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.LintResult;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -39,6 +41,7 @@ final class DiagnosticsService {
   private final Analyzer analyzer;
   private final ConfigService configs;
   private final DiagnosticConverter converter;
+  private ChartCheckService charts;
   private final Supplier<LanguageClient> client;
   private final ClientLog log;
   private final ScheduledExecutorService executor;
@@ -59,6 +62,11 @@ final class DiagnosticsService {
     this.client = client;
     this.log = log;
     this.executor = executor;
+  }
+
+  /** Takes the rendered chart's diagnostics into those of chart files. */
+  void charts(ChartCheckService c) {
+    charts = c;
   }
 
   /** Validates a document after the debounce delay: it is being edited. */
@@ -89,7 +97,7 @@ final class DiagnosticsService {
       old.cancel(false);
     }
     analyzer.forget(uri);
-    publish(new PublishDiagnosticsParams(uri, List.of()));
+    publish(new PublishDiagnosticsParams(uri, charts == null ? List.of() : charts.closed(uri)));
   }
 
   private void schedule(String uri, long delayMs) {
@@ -165,7 +173,8 @@ final class DiagnosticsService {
   private List<Diagnostic> diagnostics(TextDocument doc) {
     Analyzer.Parsed parsed = analyzer.parse(doc);
     if (!parsed.kubernetesLike()) {
-      return List.of();
+      // A values file Helm refuses still shows where.
+      return charts == null ? List.of() : charts.diagnostics(doc);
     }
     Config config = configs.configFor(doc.uri());
     LintResult result = analyzer.lint(parsed, config);
@@ -173,7 +182,20 @@ final class DiagnosticsService {
       log.error("rule " + f.ruleId() + " failed on " + doc.uri() + " (version " + doc.version()
           + "); its findings are left out", f.error());
     }
-    return converter.convert(doc.uri(), result.findings(), new Positions(parsed.model().source(), doc.text()));
+    List<Diagnostic> own = converter.convert(doc.uri(), result.findings(),
+        new Positions(parsed.model().source(), doc.text()));
+    List<Diagnostic> rendered = charts == null ? List.of() : charts.diagnostics(doc);
+    if (rendered.isEmpty()) {
+      return own;
+    }
+    // A finding both ways (a literal in a template) is shown once, as the document's own.
+    List<Diagnostic> all = new ArrayList<>(own);
+    for (Diagnostic d : rendered) {
+      if (own.stream().noneMatch(o -> o.getRange().equals(d.getRange()) && Objects.equals(o.getCode(), d.getCode()))) {
+        all.add(d);
+      }
+    }
+    return all;
   }
 
   private void publish(PublishDiagnosticsParams params) {

@@ -55,6 +55,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   private final HooklensWorkspaceService workspace;
   private final HookAssist assist;
   private final HookRunService runs;
+  private final ChartCheckService charts;
   private final CompletableFuture<Integer> exited = new CompletableFuture<>();
   private volatile LanguageClient client;
   private volatile ClientCapabilities capabilities = new ClientCapabilities();
@@ -69,14 +70,17 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     this.version = version;
     this.configs = new ConfigService(registry, log);
     this.executor = workers();
-    Analyzer analyzer = new Analyzer(new Linter(registry));
-    this.diagnostics = new DiagnosticsService(store, analyzer, configs, new DiagnosticConverter(registry),
-        () -> client, log, executor);
+    Linter linter = new Linter(registry);
+    Analyzer analyzer = new Analyzer(linter);
+    DiagnosticConverter converter = new DiagnosticConverter(registry);
+    this.diagnostics = new DiagnosticsService(store, analyzer, configs, converter, () -> client, log, executor);
+    this.charts = new ChartCheckService(store, configs, converter, linter, () -> client, log, diagnostics::now);
+    diagnostics.charts(charts);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);
     this.runs = new HookRunService(store, analyzer, configs, log, () -> client, () -> capabilities);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
-        codeActions, this::configFilesChanged, executor, log, assist, runs);
+        codeActions, this::configFilesChanged, executor, log, assist, runs, charts);
     this.workspace = new HooklensWorkspaceService(this);
   }
 
@@ -180,11 +184,13 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   private void applySettings(JsonObject section) {
     configs.settings(Settings.read(section, registry, problem -> log.warn("settings: " + problem)));
     diagnostics.all();
+    charts.all();
   }
 
   void configFilesChanged() {
     configs.filesChanged();
     diagnostics.all();
+    charts.all();
   }
 
   @Override
@@ -192,6 +198,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     shutdownRequested = true;
     executor.shutdown();
     runs.shutdown();
+    charts.shutdown();
     return CompletableFuture.completedFuture(null);
   }
 
@@ -199,6 +206,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   public void exit() {
     executor.shutdown();
     runs.shutdown();
+    charts.shutdown();
     // The protocol's exit code: 0 after a shutdown request, 1 when the client skipped it.
     exited.complete(shutdownRequested ? 0 : 1);
   }
@@ -216,6 +224,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   void dispose() {
     executor.shutdown();
     runs.shutdown();
+    charts.shutdown();
   }
 
   /** Runs hooks for {@code workspace/executeCommand}. */

@@ -42,10 +42,11 @@ final class HooklensTextDocumentService implements TextDocumentService {
   private final ClientLog log;
   private final HookAssist assist;
   private final HookRunService runs;
+  private final ChartCheckService charts;
 
   HooklensTextDocumentService(DocumentStore store, Analyzer analyzer, DiagnosticsService diagnostics,
       DocumentSymbolsService symbols, CodeActionsService codeActions, Runnable configFileSaved, Executor executor,
-      ClientLog log, HookAssist assist, HookRunService runs) {
+      ClientLog log, HookAssist assist, HookRunService runs, ChartCheckService charts) {
     this.codeActions = codeActions;
     this.store = store;
     this.analyzer = analyzer;
@@ -56,6 +57,7 @@ final class HooklensTextDocumentService implements TextDocumentService {
     this.log = log;
     this.assist = assist;
     this.runs = runs;
+    this.charts = charts;
   }
 
   @Override
@@ -66,6 +68,7 @@ final class HooklensTextDocumentService implements TextDocumentService {
     }
     String text = item.getText() == null ? "" : item.getText();
     diagnostics.now(store.open(item.getUri(), item.getLanguageId(), item.getVersion(), text));
+    charts.touched(item.getUri());
   }
 
   @Override
@@ -95,6 +98,8 @@ final class HooklensTextDocumentService implements TextDocumentService {
     // For clients that do not watch files for us: saving a configuration file in the editor is a change.
     if (ConfigService.isConfigFile(params.getTextDocument().getUri())) {
       configFileSaved.run();
+    } else {
+      charts.touched(params.getTextDocument().getUri());
     }
   }
 

@@ -9,7 +9,9 @@ import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.engine.Targets;
 import io.hooklens.core.engine.Version;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -20,7 +22,8 @@ import java.util.function.Consumer;
  *
  * <pre>
  * {"hooklens": {"targets": {"kubernetes": "1.29", "helm": "4", "deployer": "argocd"},
- *               "rules": {"HL401": "error", "HL402": "off"}, "debounceMs": 150}}
+ *               "rules": {"HL401": "error", "HL402": "off"}, "debounceMs": 150,
+ *               "helm": {"values": ["ci/prod.yaml"], "set": {"image.tag": "1.2"}}}}
  * </pre>
  *
  * <p>Reading never fails: a value of the wrong type or out of range keeps its default and is reported
@@ -29,8 +32,11 @@ import java.util.function.Consumer;
  * @param targets what findings are judged against; an unset value leaves it to {@code .hooklens.yaml}
  * @param rules severities by rule id, name or pattern, as in {@code .hooklens.yaml}; {@code off} disables
  * @param debounceMs how long after the last edit diagnostics are computed
+ * @param helm values sets and values charts are rendered with, as {@code helm:} in {@code .hooklens.yaml};
+ *     null when the settings do not say
  */
-public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> rules, int debounceMs) {
+public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> rules, int debounceMs,
+    Config.Charts helm) {
   /** The section name, in the client's settings and in {@code workspace/configuration} requests. */
   public static final String SECTION = "hooklens";
   /**
@@ -41,10 +47,11 @@ public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> r
   public static final int DEFAULT_DEBOUNCE_MS = 0;
   /** A longer wait would read as a broken server rather than a patient one. */
   public static final int MAX_DEBOUNCE_MS = 10_000;
-  public static final Settings DEFAULT = new Settings(new TargetSettings(null, null, null), Map.of(), DEFAULT_DEBOUNCE_MS);
+  public static final Settings DEFAULT = new Settings(new TargetSettings(null, null, null), Map.of(), DEFAULT_DEBOUNCE_MS,
+      null);
 
   /** Keys of the section; {@code trace} belongs to clients ({@code hooklens.trace.server}) and is not ours. */
-  private static final Set<String> KEYS = Set.of("targets", "rules", "debounceMs");
+  private static final Set<String> KEYS = Set.of("targets", "rules", "debounceMs", "helm");
   private static final Set<String> CLIENT_KEYS = Set.of("trace");
   private static final Set<String> TARGET_KEYS = Set.of("kubernetes", "helm", "deployer");
 
@@ -88,11 +95,60 @@ public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> r
     }
     for (String key : section.keySet()) {
       if (!KEYS.contains(key) && !CLIENT_KEYS.contains(key)) {
-        problems.accept("unknown setting " + SECTION + "." + key + " ignored; known: debounceMs, rules, targets");
+        problems.accept("unknown setting " + SECTION + "." + key + " ignored; known: debounceMs, helm, rules, targets");
       }
     }
     return new Settings(targets(section.get("targets"), problems), rules(section.get("rules"), registry, problems),
-        debounce(section.get("debounceMs"), problems));
+        debounce(section.get("debounceMs"), problems), helm(section.get("helm"), problems));
+  }
+
+  /**
+   * The {@code helm} object. Values files are a list of paths, relative to each chart; set values are strings,
+   * numbers or booleans, as on {@code --set}. What cannot be used is reported and left out.
+   */
+  private static Config.Charts helm(JsonElement json, Consumer<String> problems) {
+    if (json == null || json.isJsonNull()) {
+      return null;
+    }
+    if (!json.isJsonObject()) {
+      problems.accept(SECTION + ".helm must be an object such as {\"values\": [\"ci/prod.yaml\"]}; ignored");
+      return null;
+    }
+    List<String> values = new ArrayList<>();
+    Map<String, String> set = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonElement> e : json.getAsJsonObject().entrySet()) {
+      JsonElement v = e.getValue();
+      switch (e.getKey()) {
+        case "values" -> {
+          if (v.isJsonArray()) {
+            for (JsonElement item : v.getAsJsonArray()) {
+              if (item instanceof JsonPrimitive p && p.isString() && !p.getAsString().isBlank()) {
+                values.add(p.getAsString().strip());
+              } else {
+                problems.accept(SECTION + ".helm.values: " + item + " is not a path; ignored");
+              }
+            }
+          } else if (!v.isJsonNull()) {
+            problems.accept(SECTION + ".helm.values must be a list of values files; ignored");
+          }
+        }
+        case "set" -> {
+          if (v.isJsonObject()) {
+            for (Map.Entry<String, JsonElement> se : v.getAsJsonObject().entrySet()) {
+              if (se.getValue() instanceof JsonPrimitive p) {
+                set.put(se.getKey(), p.getAsString());
+              } else {
+                problems.accept(SECTION + ".helm.set." + se.getKey() + " must be a string, number or boolean; ignored");
+              }
+            }
+          } else if (!v.isJsonNull()) {
+            problems.accept(SECTION + ".helm.set must be an object of value path to value; ignored");
+          }
+        }
+        default -> problems.accept("unknown setting " + SECTION + ".helm." + e.getKey() + " ignored; known: set, values");
+      }
+    }
+    return new Config.Charts(values, set);
   }
 
   private static TargetSettings targets(JsonElement json, Consumer<String> problems) {

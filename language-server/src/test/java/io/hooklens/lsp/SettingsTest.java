@@ -112,4 +112,21 @@ class SettingsTest {
     assertEquals(new Targets(new Version(1, 28), Targets.Helm.V4, Targets.Deployer.FLUX),
         ConfigService.merge(file, helmOnly, REGISTRY).targets());
   }
+
+  @Test
+  void helmValuesSetsAndSetValuesAreReadAndWinOverTheFile() {
+    List<String> problems = new ArrayList<>();
+    Settings s = read("{\"helm\": {\"values\": [\"ci/prod.yaml\", 3], \"set\": {\"grace\": 60, \"on\": true,"
+        + " \"x\": {}}, \"valuesFiles\": []}}", problems);
+    assertEquals(new Config.Charts(List.of("ci/prod.yaml"), Map.of("grace", "60", "on", "true")), s.helm());
+    assertEquals(3, problems.size(), problems::toString);
+    assertNull(read("{\"helm\": \"prod.yaml\"}", problems).helm());
+
+    Config file = new Config(Targets.DEFAULT, Map.of(), List.of(),
+        new Config.Charts(List.of("staging.yaml"), Map.of("grace", "30", "tag", "1")));
+    Config.Charts merged = ConfigService.merge(file, s, REGISTRY).charts();
+    assertEquals(List.of("ci/prod.yaml"), merged.values());
+    assertEquals(Map.of("grace", "60", "on", "true", "tag", "1"), merged.set());
+    assertEquals(file.charts(), ConfigService.merge(file, Settings.DEFAULT, REGISTRY).charts());
+  }
 }

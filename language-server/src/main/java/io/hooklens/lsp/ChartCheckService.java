@@ -1,0 +1,214 @@
+package io.hooklens.lsp;
+
+import io.hooklens.chart.ChartLinter;
+import io.hooklens.chart.ValuesSet;
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.Linter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.services.LanguageClient;
+
+/**
+ * Chart-wide diagnostics: when a file of a Helm chart is opened or saved, renders the chart as saved with real
+ * Helm, once per values set ({@code values.yaml}, each {@code ci/*-values.yaml}, and the {@code helm.values} of
+ * the settings or {@code .hooklens.yaml}, with {@code helm.set} on all), exactly as {@code hooklens lint CHART}
+ * does, and reports each finding on the template line it comes from, naming the values sets that produce it.
+ *
+ * <p>A template read on its own can say little where values decide (a grace period of {@code {{ .Values.x }}}
+ * is unknown there); the rendered chart knows. These findings belong to the text on disk: an open document
+ * shows them while its text is the saved one, and loses them on its first edit until it is saved again. Files
+ * that are not open get them too, so saving {@code values.yaml} shows what it does to every template.
+ * Renders run on one thread of their own, a short while after the last save, so typing never waits on Helm.
+ */
+final class ChartCheckService {
+  private static final long DELAY_MS = 300;
+  private static final String CHART_YAML = "Chart.yaml";
+
+  /** What a render found in one file, and the text it was found in. */
+  private record Rendered(String text, List<Diagnostic> diagnostics) {}
+
+  private final DocumentStore store;
+  private final ConfigService configs;
+  private final DiagnosticConverter converter;
+  private final ChartLinter charts;
+  private final Supplier<LanguageClient> client;
+  private final ClientLog log;
+  private final Consumer<TextDocument> revalidate;
+  private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "hooklens-charts");
+    t.setDaemon(true);
+    return t;
+  });
+  private final Map<Path, ScheduledFuture<?>> pending = new ConcurrentHashMap<>();
+  private final Map<String, Rendered> byUri = new ConcurrentHashMap<>();
+  /** The files each chart's last render reported on. Touched by the render thread only. */
+  private final Map<Path, Set<String>> urisByChart = new HashMap<>();
+
+  /**
+   * @param revalidate checks an open document again, so that its diagnostics take the new render's in
+   */
+  ChartCheckService(DocumentStore store, ConfigService configs, DiagnosticConverter converter, Linter linter,
+      Supplier<LanguageClient> client, ClientLog log, Consumer<TextDocument> revalidate) {
+    this.store = store;
+    this.configs = configs;
+    this.converter = converter;
+    this.charts = new ChartLinter(linter);
+    this.client = client;
+    this.log = log;
+    this.revalidate = revalidate;
+  }
+
+  /** A file was opened or saved: if it belongs to a chart, the chart is rendered again. */
+  void touched(String uri) {
+    Path file = ConfigService.path(uri);
+    if (file != null) {
+      chartOf(file).ifPresent(this::schedule);
+    }
+  }
+
+  /** Every chart rendered so far is rendered again: settings or a configuration file changed. */
+  void all() {
+    List<Path> known;
+    synchronized (urisByChart) {
+      known = List.copyOf(urisByChart.keySet());
+    }
+    known.forEach(this::schedule);
+  }
+
+  /** The rendered diagnostics of an open document, while its text is the one they were found in. */
+  List<Diagnostic> diagnostics(TextDocument doc) {
+    Rendered r = byUri.get(doc.uri());
+    return r != null && r.text().equals(doc.text()) ? r.diagnostics() : List.of();
+  }
+
+  /** What the client shows for a file once it is closed: its rendered diagnostics, if any. */
+  List<Diagnostic> closed(String uri) {
+    Rendered r = byUri.get(uri);
+    return r == null ? List.of() : r.diagnostics();
+  }
+
+  void shutdown() {
+    executor.shutdownNow();
+  }
+
+  /**
+   * The chart a file belongs to: the nearest directory above it with a Chart.yaml, or the chart whose
+   * {@code charts/} holds that one, since a subchart is rendered with its parent's values.
+   */
+  static Optional<Path> chartOf(Path file) {
+    Path dir = file.getParent();
+    while (dir != null && !ChartLinter.isChart(dir)) {
+      dir = dir.getParent();
+    }
+    if (dir == null) {
+      return Optional.empty();
+    }
+    while (dir.getParent() != null && dir.getParent().getFileName() != null
+        && dir.getParent().getFileName().toString().equals("charts") && dir.getParent().getParent() != null
+        && ChartLinter.isChart(dir.getParent().getParent())) {
+      dir = dir.getParent().getParent();
+    }
+    return Optional.of(dir);
+  }
+
+  private void schedule(Path chart) {
+    try {
+      ScheduledFuture<?> task = executor.schedule(() -> render(chart), DELAY_MS, TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> old = pending.put(chart, task);
+      if (old != null) {
+        old.cancel(false);
+      }
+    } catch (RejectedExecutionException e) {
+      // The server is shutting down.
+    }
+  }
+
+  private void render(Path chart) {
+    pending.remove(chart);
+    Optional<String> unavailable = ChartLinter.unavailable();
+    if (unavailable.isPresent() || ChartLinter.isLibrary(chart)) {
+      // A library chart is never installed alone; without Helm, templates keep their own checks.
+      unavailable.ifPresent(why -> log.info("chart " + chart + " is not rendered: " + why));
+      return;
+    }
+    Map<String, Rendered> found = new HashMap<>();
+    // Open documents keep the URI their client spelled, which may differ from Path.toUri's.
+    Map<Path, String> openUris = new HashMap<>();
+    for (TextDocument doc : store.all()) {
+      Path p = ConfigService.path(doc.uri());
+      if (p != null) {
+        openUris.put(p, doc.uri());
+      }
+    }
+    try {
+      Config config = configs.configFor(chart.resolve(CHART_YAML).toUri().toString());
+      List<ValuesSet> sets = ChartLinter.valuesSets(chart, List.of(), config.charts());
+      long start = System.nanoTime();
+      for (ChartLinter.ChartFile f : charts.lint(chart, sets, ChartLinter.setValues(config.charts(), Map.of()),
+          config)) {
+        Path path = Path.of(f.displayName()).toAbsolutePath().normalize();
+        String text = Files.readString(path, StandardCharsets.UTF_8);
+        String uri = openUris.getOrDefault(path, path.toUri().toString());
+        Positions positions = new Positions(f.result().document().source(), text);
+        List<Finding> findings = new ArrayList<>();
+        for (Finding x : f.result().findings()) {
+          String labels = String.join(", ", f.valuesSets().getOrDefault(x, List.of()));
+          findings.add(new Finding(x.ruleId(), x.ruleName(), x.severity(), x.message() + " [values: " + labels + "]",
+              x.range(), x.document(), x.resource(), x.related()));
+        }
+        found.put(uri, new Rendered(text, converter.convert(uri, findings, positions)));
+      }
+      log.info("chart " + chart + " rendered with " + sets.size() + " values sets in "
+          + (System.nanoTime() - start) / 1_000_000 + " ms");
+    } catch (IOException | RuntimeException e) {
+      log.warn("cannot render chart " + chart + ": " + e.getMessage());
+      return;
+    }
+    Set<String> previous;
+    synchronized (urisByChart) {
+      previous = urisByChart.put(chart, new HashSet<>(found.keySet()));
+    }
+    Set<String> touched = new HashSet<>(found.keySet());
+    if (previous != null) {
+      touched.addAll(previous);
+      previous.stream().filter(u -> !found.containsKey(u)).forEach(byUri::remove);
+    }
+    byUri.putAll(found);
+    for (String uri : touched) {
+      TextDocument open = store.get(uri);
+      if (open != null) {
+        revalidate.accept(open);
+      } else {
+        publish(uri, found.containsKey(uri) ? found.get(uri).diagnostics() : List.of());
+      }
+    }
+  }
+
+  private void publish(String uri, List<Diagnostic> diagnostics) {
+    LanguageClient c = client.get();
+    if (c != null) {
+      c.publishDiagnostics(new PublishDiagnosticsParams(uri, Objects.requireNonNull(diagnostics)));
+    }
+  }
+}

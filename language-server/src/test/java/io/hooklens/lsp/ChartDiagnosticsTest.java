@@ -1,0 +1,128 @@
+package io.hooklens.lsp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hooklens.TestPaths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.DidChangeConfigurationParams;
+import org.eclipse.lsp4j.DidSaveTextDocumentParams;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
+import org.eclipse.lsp4j.TextDocumentIdentifier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Chart-wide diagnostics over real JSON-RPC, rendered with real Helm: a template's findings that only values
+ * decide, with the values sets that produce them; the editor's values sets and set values; edits and saves.
+ */
+class ChartDiagnosticsTest {
+  @TempDir
+  Path dir;
+
+  private Path shop() throws Exception {
+    Path source = TestPaths.repoRoot().resolve("language-server/src/test/resources/charts/shop");
+    Path target = dir.resolve("shop");
+    try (var files = Files.walk(source)) {
+      for (Path p : files.toList()) {
+        Path t = target.resolve(source.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(t);
+        } else {
+          Files.copy(p, t);
+        }
+      }
+    }
+    return target;
+  }
+
+  private static Optional<Diagnostic> rule(PublishDiagnosticsParams p, String id) {
+    return p.getDiagnostics().stream().filter(d -> d.getCode().getLeft().equals(id)).findFirst();
+  }
+
+  private static boolean has(PublishDiagnosticsParams p, String id) {
+    return rule(p, id).isPresent();
+  }
+
+  @Test
+  void anOpenTemplateGetsTheRenderedChartsFindingsWithTheirValuesSets() throws Exception {
+    Path shop = shop();
+    Path deployment = shop.resolve("templates/deployment.yaml");
+    String uri = deployment.toUri().toString();
+    String text = Files.readString(deployment);
+    try (LspSession s = LspSession.start()) {
+      s.open(uri, "helm", text);
+      PublishDiagnosticsParams p = s.client.awaitDiagnostics(uri, d -> has(d, "HL401"));
+      // The grace period and the sleep come from values: read alone, the template cannot say. Each values set
+      // that gives a different message has a diagnostic of its own.
+      List<String> messages = p.getDiagnostics().stream().filter(x -> x.getCode().getLeft().equals("HL401"))
+          .map(x -> x.getMessage().getLeft()).toList();
+      assertEquals(2, messages.size(), messages::toString);
+      assertTrue(messages.stream().anyMatch(m -> m.contains("needs 45s but the grace period is 30s")
+          && m.endsWith("[values: values.yaml, ci/defaults-values.yaml]")), messages::toString);
+      assertTrue(messages.stream().anyMatch(m -> m.contains("needs 45s but the grace period is 20s")
+          && m.endsWith("[values: ci/short-grace-values.yaml]")), messages::toString);
+      Diagnostic d = rule(p, "HL401").get();
+      assertEquals(25, d.getRange().getStart().getLine(), "on the template's preStop line");
+      // A template that is not open gets its findings too.
+      PublishDiagnosticsParams job = s.client.awaitDiagnostics(shop.resolve("templates/migrate-job.yaml").toUri()
+          .toString(), q -> has(q, "HL105"));
+      assertEquals(30, rule(job, "HL105").get().getRange().getStart().getLine());
+
+      // An edit makes them stale: gone until the file is saved again.
+      s.change(uri, 2, new TextDocumentContentChangeEvent("# edited\n" + text));
+      s.client.awaitDiagnostics(uri, q -> q.getVersion() != null && q.getVersion() == 2 && !has(q, "HL401"));
+      Files.writeString(deployment, "# edited\n" + text);
+      s.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(new TextDocumentIdentifier(uri)));
+      Diagnostic again = rule(s.client.awaitDiagnostics(uri, q -> has(q, "HL401")), "HL401").get();
+      assertEquals(26, again.getRange().getStart().getLine(), "found in the saved text, one line lower");
+    }
+  }
+
+  @Test
+  void theEditorsValuesSetsAndSetValuesRenderTheChartAgain() throws Exception {
+    Path shop = shop();
+    Files.writeString(shop.resolve("prod.yaml"), "drainSeconds: 100\n");
+    String uri = shop.resolve("templates/deployment.yaml").toUri().toString();
+    try (LspSession s = LspSession.start()) {
+      s.open(uri, "helm", Files.readString(shop.resolve("templates/deployment.yaml")));
+      s.client.awaitDiagnostics(uri, d -> has(d, "HL401"));
+      s.remote.getWorkspaceService().didChangeConfiguration(new DidChangeConfigurationParams(LspSession.json(
+          "{\"hooklens\": {\"helm\": {\"values\": [\"prod.yaml\"], \"set\": {\"grace\": 60}}}}")));
+      Diagnostic d = rule(s.client.awaitDiagnostics(uri, p -> rule(p, "HL401")
+          .filter(x -> x.getMessage().getLeft().contains("[values: prod.yaml]")).isPresent()), "HL401").get();
+      // grace=60 applies to every values set: only prod.yaml's 100 s sleep is over it.
+      assertTrue(d.getMessage().getLeft().contains("needs 100s but the grace period is 60s"), d.toString());
+
+      // Values that fix it: the diagnostic goes.
+      Files.writeString(shop.resolve("prod.yaml"), "drainSeconds: 10\n");
+      s.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(new TextDocumentIdentifier(
+          shop.resolve("prod.yaml").toUri().toString())));
+      s.client.awaitDiagnostics(uri, p -> !has(p, "HL401"));
+    }
+  }
+
+  @Test
+  void aValuesFileHelmRefusesIsShownWhereItIs() throws Exception {
+    Path shop = shop();
+    Path values = shop.resolve("values.yaml");
+    String uri = shop.resolve("templates/deployment.yaml").toUri().toString();
+    try (LspSession s = LspSession.start()) {
+      s.open(uri, "helm", Files.readString(shop.resolve("templates/deployment.yaml")));
+      s.client.awaitDiagnostics(uri, d -> has(d, "HL401"));
+      Files.writeString(values, Files.readString(values) + "broken: [\n");
+      s.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(new TextDocumentIdentifier(
+          values.toUri().toString())));
+      PublishDiagnosticsParams p = s.client.awaitDiagnostics(values.toUri().toString(), q -> has(q, "HL005"));
+      assertTrue(rule(p, "HL005").get().getMessage().getLeft().contains("values.yaml"), p.toString());
+      List<Diagnostic> template = s.client.awaitDiagnostics(uri, q -> !has(q, "HL401")).getDiagnostics();
+      assertFalse(template.stream().anyMatch(d -> d.getMessage().getLeft().contains("[values: values.yaml")), template::toString);
+    }
+  }
+}
