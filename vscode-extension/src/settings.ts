@@ -1,5 +1,5 @@
 // Maps the editor's hooklens.* settings to the server's settings section (io.hooklens.lsp.Settings):
-// {targets: {kubernetes, helm, deployer}, rules, debounceMs}. Settings left empty are left out, so the
+// {targets: {kubernetes, helm, deployer}, rules, debounceMs, helm: {values, set}}. Settings left empty are left out, so the
 // nearest .hooklens.yaml decides them, as it does for `hooklens lint`. Client-only settings (java.home,
 // trace) never reach the server, which would report them as unknown.
 
@@ -7,6 +7,7 @@ export interface ServerSettings {
   targets?: { kubernetes?: string; helm?: string; deployer?: string };
   rules?: Record<string, string>;
   debounceMs?: number;
+  helm?: { values?: string[]; set?: Record<string, string> };
 }
 
 /** What a vscode.WorkspaceConfiguration offers; a plain object in tests. */
@@ -49,6 +50,30 @@ export function serverSettings(config: SettingsSource): ServerSettings {
   const debounce = config.get<unknown>('debounceMs');
   if (typeof debounce === 'number' && Number.isFinite(debounce)) {
     out.debounceMs = debounce;
+  }
+  const charts: NonNullable<ServerSettings['helm']> = {};
+  const values = config.get<unknown>('helm.values');
+  if (Array.isArray(values)) {
+    const files = values.map(text).filter((v): v is string => v !== undefined);
+    if (files.length) {
+      charts.values = files;
+    }
+  }
+  const set = config.get<unknown>('helm.set');
+  if (set && typeof set === 'object' && !Array.isArray(set)) {
+    const copy: Record<string, string> = {};
+    for (const [key, value] of Object.entries(set)) {
+      const v = typeof value === 'boolean' ? String(value) : text(value);
+      if (key.trim() && v !== undefined) {
+        copy[key.trim()] = v;
+      }
+    }
+    if (Object.keys(copy).length) {
+      charts.set = copy;
+    }
+  }
+  if (Object.keys(charts).length) {
+    out.helm = charts;
   }
   return out;
 }

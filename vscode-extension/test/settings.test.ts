@@ -29,4 +29,11 @@ describe('settings mapping', () => {
     assert.deepEqual(serverSettings(config({ rules: { HL401: 'loud' } })), { rules: { HL401: 'loud' } });
     assert.deepEqual(serverSettings(config({ rules: ['HL401'], debounceMs: 'fast' })), {});
   });
+
+  it('maps Helm values sets and set values, leaving empty ones to .hooklens.yaml', () => {
+    assert.deepEqual(serverSettings(config({ 'helm.values': ['ci/prod.yaml', ' ', 3], 'helm.set': { grace: 60, on: true, ' ': 'x' } })),
+      { helm: { values: ['ci/prod.yaml', '3'], set: { grace: '60', on: 'true' } } });
+    assert.deepEqual(serverSettings(config({ 'helm.values': [], 'helm.set': {} })), {});
+    assert.deepEqual(serverSettings(config({ 'helm.values': 'prod.yaml', 'helm.set': ['a'] })), {});
+  });
 });
