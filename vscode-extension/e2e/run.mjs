@@ -1,6 +1,7 @@
 // End-to-end test in a real VS Code: code-server 4.100.3 on loopback with the packaged .vsix installed,
 // driven by Debian's Chromium through playwright-core. It asserts what a user sees: hooklens diagnostics in
-// the Problems panel, a hover, a quick fix that makes its diagnostic go and, when the server offers them,
+// the Problems panel, a hover, a quick fix that makes its diagnostic go, a chart template's finding from the
+// rendered chart and, when the server offers them,
 // the run-preStop code lens producing the timeline webview after the consent dialog. Screenshots go to
 // media/ (the README uses them) and, on failure, to target/e2e/.
 import { spawn, execFileSync } from 'node:child_process';
@@ -252,6 +253,19 @@ async function main() {
     if (!(await problemsText()).includes('HL401')) {
       fail('HL401 went away with HL125');
     }
+  });
+
+  await step('a chart template shows what the rendered chart does', async () => {
+    // restartPolicy comes from values.yaml: only Helm's rendering tells that the test Pod never completes.
+    await page.getByRole('treeitem', { name: /^chart/ }).first().click();
+    await page.getByRole('treeitem', { name: /^templates/ }).first().click();
+    await openFile('smoke-test.yaml');
+    await waitFor('HL216 with its values set in the Problems panel', 60_000, async () => {
+      const text = await problemsText();
+      return text.includes('HL216') && text.includes('[values: values.yaml]');
+    });
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(media, 'chart.png') });
   });
 
   if (serverHasHookRunner()) {
