@@ -1,10 +1,7 @@
 package io.hooklens.lsp;
 
-import io.hooklens.chart.ChartLinter;
-import io.hooklens.chart.ValuesSet;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
-import io.hooklens.core.engine.Linter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,7 +48,7 @@ final class ChartCheckService {
   private final DocumentStore store;
   private final ConfigService configs;
   private final DiagnosticConverter converter;
-  private final ChartLinter charts;
+  private final ChartRendering charts;
   private final Supplier<LanguageClient> client;
   private final ClientLog log;
   private final Consumer<TextDocument> revalidate;
@@ -68,12 +65,12 @@ final class ChartCheckService {
   /**
    * @param revalidate checks an open document again, so that its diagnostics take the new render's in
    */
-  ChartCheckService(DocumentStore store, ConfigService configs, DiagnosticConverter converter, Linter linter,
+  ChartCheckService(DocumentStore store, ConfigService configs, DiagnosticConverter converter, ChartRendering charts,
       Supplier<LanguageClient> client, ClientLog log, Consumer<TextDocument> revalidate) {
     this.store = store;
     this.configs = configs;
     this.converter = converter;
-    this.charts = new ChartLinter(linter);
+    this.charts = charts;
     this.client = client;
     this.log = log;
     this.revalidate = revalidate;
@@ -116,9 +113,9 @@ final class ChartCheckService {
    * The chart a file belongs to: the nearest directory above it with a Chart.yaml, or the chart whose
    * {@code charts/} holds that one, since a subchart is rendered with its parent's values.
    */
-  static Optional<Path> chartOf(Path file) {
+  private Optional<Path> chartOf(Path file) {
     Path dir = file.getParent();
-    while (dir != null && !ChartLinter.isChart(dir)) {
+    while (dir != null && !charts.isChart(dir)) {
       dir = dir.getParent();
     }
     if (dir == null) {
@@ -126,7 +123,7 @@ final class ChartCheckService {
     }
     while (dir.getParent() != null && dir.getParent().getFileName() != null
         && dir.getParent().getFileName().toString().equals("charts") && dir.getParent().getParent() != null
-        && ChartLinter.isChart(dir.getParent().getParent())) {
+        && charts.isChart(dir.getParent().getParent())) {
       dir = dir.getParent().getParent();
     }
     return Optional.of(dir);
@@ -146,8 +143,8 @@ final class ChartCheckService {
 
   private void render(Path chart) {
     pending.remove(chart);
-    Optional<String> unavailable = ChartLinter.unavailable();
-    if (unavailable.isPresent() || ChartLinter.isLibrary(chart)) {
+    Optional<String> unavailable = charts.unavailable();
+    if (unavailable.isPresent() || charts.isLibrary(chart)) {
       // A library chart is never installed alone; without Helm, templates keep their own checks.
       unavailable.ifPresent(why -> log.info("chart " + chart + " is not rendered: " + why));
       return;
@@ -163,11 +160,10 @@ final class ChartCheckService {
     }
     try {
       Config config = configs.configFor(chart.resolve(CHART_YAML).toUri().toString());
-      List<ValuesSet> sets = ChartLinter.valuesSets(chart, List.of(), config.charts());
       long start = System.nanoTime();
-      for (ChartLinter.ChartFile f : charts.lint(chart, sets, ChartLinter.setValues(config.charts(), Map.of()),
-          config)) {
-        Path path = Path.of(f.displayName()).toAbsolutePath().normalize();
+      ChartRendering.Render render = charts.render(chart, config);
+      for (ChartRendering.ChartFile f : render.files()) {
+        Path path = f.path();
         String text = Files.readString(path, StandardCharsets.UTF_8);
         String uri = openUris.getOrDefault(path, path.toUri().toString());
         Positions positions = new Positions(f.result().document().source(), text);
@@ -179,7 +175,7 @@ final class ChartCheckService {
         }
         found.put(uri, new Rendered(text, converter.convert(uri, findings, positions)));
       }
-      log.info("chart " + chart + " rendered with " + sets.size() + " values sets in "
+      log.info("chart " + chart + " rendered with " + render.valuesSets() + " values sets in "
           + (System.nanoTime() - start) / 1_000_000 + " ms");
     } catch (IOException | RuntimeException e) {
       log.warn("cannot render chart " + chart + ": " + e.getMessage());

@@ -64,8 +64,9 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   /**
    * @param registry the rules to run
    * @param version reported to the client in {@code serverInfo}
+   * @param rendering renders the charts whose files are opened or saved
    */
-  public HooklensLanguageServer(RuleRegistry registry, String version) {
+  public HooklensLanguageServer(RuleRegistry registry, String version, ChartRendering rendering) {
     this.registry = registry;
     this.version = version;
     this.configs = new ConfigService(registry, log);
@@ -74,7 +75,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     Analyzer analyzer = new Analyzer(linter);
     DiagnosticConverter converter = new DiagnosticConverter(registry);
     this.diagnostics = new DiagnosticsService(store, analyzer, configs, converter, () -> client, log, executor);
-    this.charts = new ChartCheckService(store, configs, converter, linter, () -> client, log, diagnostics::now);
+    this.charts = new ChartCheckService(store, configs, converter, rendering, () -> client, log, diagnostics::now);
     diagnostics.charts(charts);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.hooklens.cli.HelmChartRendering;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.BuiltInRules;
 import java.io.IOException;
@@ -53,7 +54,7 @@ final class LspSession implements AutoCloseable {
       clientOut = new PipedOutputStream(serverIn);
       PipedInputStream clientIn = new PipedInputStream(PIPE_BYTES);
       PipedOutputStream serverOut = new PipedOutputStream(clientIn);
-      server = new HooklensLanguageServer(registry, "test");
+      server = new HooklensLanguageServer(registry, "test", new HelmChartRendering(registry));
       Thread serving = new Thread(() -> {
         try {
           run.complete(LanguageServerRunner.serve(server, serverIn, serverOut));
