@@ -5,14 +5,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hooklens.chart.ChartLinter;
-import io.hooklens.core.engine.Version;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.ParsedFile;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YamlReader;
-import io.hooklens.rules.BuiltInRules;
 import io.hooklens.rules.helm.HookPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,6 +26,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -63,20 +62,14 @@ public final class HooksCommand implements Callable<Integer> {
           + "post-upgrade, pre-rollback, post-rollback or test.")
   String event;
 
-  @Option(names = "--values", paramLabel = "FILE",
-      description = "For a chart: a values file on top of values.yaml, as helm -f (repeatable; later files win).")
-  List<Path> valuesFiles = new ArrayList<>();
-
-  @Option(names = "--set", paramLabel = "KEY=VALUE",
-      description = "For a chart: set a value, as helm --set does (one KEY=VALUE each; repeatable).")
-  Map<String, String> setValues = new LinkedHashMap<>();
+  @Mixin
+  ChartValues values;
 
   @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
       description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Format format;
 
   private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-  private static final String CHART_YAML = "Chart.yaml";
 
   /** A hook at its place, with the file and line it comes from. */
   private record Row(int position, HookPlan.Step step, ChartLinter.Place source) {}
@@ -124,42 +117,16 @@ public final class HooksCommand implements Callable<Integer> {
       err.println("hooklens: " + target + ": no such file or directory");
       return Optional.empty();
     }
-    Path chart = Files.isDirectory(target) ? target
-        : target.getFileName() != null && target.getFileName().toString().equals(CHART_YAML)
-            ? (target.getParent() == null ? Path.of(".") : target.getParent()) : null;
+    Path chart = ChartValues.chartOf(target);
     if (chart == null) {
       return readFile(err);
     }
-    if (!ChartLinter.isChart(chart)) {
-      err.println("hooklens: " + target + ": a directory without Chart.yaml is no chart");
-      return Optional.empty();
-    }
-    Optional<String> unavailable = ChartLinter.unavailable();
-    if (unavailable.isPresent()) {
-      err.println("hooklens: cannot render " + chart + ": " + unavailable.get()
-          + "; give the output of helm template instead");
-      return Optional.empty();
-    }
-    for (Path v : valuesFiles) {
-      if (!Files.isRegularFile(v)) {
-        err.println("hooklens: --values " + v + ": no such file");
-        return Optional.empty();
-      }
-    }
-    // Rendered for the target Kubernetes version, as lint renders charts.
-    ConfigResolver configs = new ConfigResolver(BuiltInRules.registry(), null);
-    Version kubernetes = configs.forFile(chart.resolve(CHART_YAML)).config().targets().kubernetes();
-    ChartLinter.Rendering r = ChartLinter.render(chart, valuesFiles, setValues, kubernetes);
-    if (r instanceof ChartLinter.Refused refused) {
-      err.println("hooklens: Helm cannot render " + chart + ": " + refused.message());
-      return Optional.empty();
-    }
-    ChartLinter.Manifests m = (ChartLinter.Manifests) r;
-    return Optional.of(new Planned(HookDocument.of(chart.toString(), m.parsed()), m::place));
+    return values.render(chart, err)
+        .map(m -> new Planned(HookDocument.of(chart.toString(), m.parsed()), m::place));
   }
 
   private Optional<Planned> readFile(PrintWriter err) throws IOException {
-    if (!valuesFiles.isEmpty() || !setValues.isEmpty()) {
+    if (values.given()) {
       err.println("hooklens: --values and --set apply to charts only; " + target + " is rendered already");
       return Optional.empty();
     }

@@ -1,9 +1,12 @@
 package io.hooklens.cli;
 
+import io.hooklens.chart.ChartLinter;
+import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.ParseProblem;
+import io.hooklens.core.yaml.Range;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.ContainerPlan;
 import io.hooklens.run.PlannedHook;
@@ -12,6 +15,7 @@ import io.hooklens.run.RunException;
 import io.hooklens.run.RunPlan;
 import io.hooklens.run.Runner;
 import io.hooklens.run.Selection;
+import io.hooklens.run.SequencePlan;
 import io.hooklens.run.report.JsonReport;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.SvgTimeline;
@@ -22,13 +26,17 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -39,13 +47,15 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-        "Runs the postStart and preStop hooks of a manifest's pods on this machine, with the kubelet's semantics,",
-        "and reports what happened: a timeline against the grace period, the events, each hook's output, and a",
-        "verdict that names the static rule it confirms. Asks before it runs anything."},
+        "Runs hooks on this machine and reports what happened: the postStart and preStop hooks of a manifest's or",
+        "chart's pods, with the kubelet's semantics (a timeline against the grace period, the events, each hook's",
+        "output); with --event, a Helm operation's or event's hooks as Helm runs them; with --rollout, a",
+        "DeploymentConfig's pre, mid and post hooks as its deployer runs them. Each hook gets a verdict that names",
+        "the static rule it confirms. Asks before it runs anything."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:every hook ran and succeeded, and no app was SIGKILLed",
-        "1:a hook failed, was cut off or did not run, or an app was SIGKILLed",
+        "1:a hook failed, was cut off or did not run, an app was SIGKILLed, or the Helm operation or rollout failed",
         "2:usage error, unreadable input, nothing to run, or no consent",
         "3:internal error"})
 public final class RunCommand implements Callable<Integer> {
@@ -60,11 +70,12 @@ public final class RunCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "A manifest (YAML or JSON) with pods or pod templates.")
+  @Parameters(index = "0", paramLabel = "FILE|CHART",
+      description = "A manifest (YAML or JSON), or a chart directory (or its Chart.yaml), rendered with Helm.")
   Path target;
 
-  @Option(names = "--hook", defaultValue = "all", paramLabel = "HOOK",
-      description = "Which hooks to run: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--hook", paramLabel = "HOOK",
+      description = "Which container hooks to run: ${COMPLETION-CANDIDATES} (default: all).")
   HookChoice hook;
 
   @Option(names = "--container", paramLabel = "NAME", description = "Only this container (the pod's others are left out).")
@@ -110,13 +121,23 @@ public final class RunCommand implements Callable<Integer> {
   LintCommand.ColorMode color;
 
   @Option(names = "--event", paramLabel = "EVENT",
-      description = "Not available yet: run a Helm event's hooks (needs the Helm phase runner).")
+      description = "Run Helm hooks instead: an operation (install, upgrade, rollback, uninstall, test: its pre "
+          + "event, the release's own objects, its post event) or one event (pre-install, post-upgrade, ...).")
   String event;
 
-  @Option(names = "--dc-hook", paramLabel = "PHASE",
-      description = "Not available yet: run a DeploymentConfig's pre, mid or post hook (needs the DeploymentConfig "
-          + "deployer).")
-  String dcHook;
+  @Option(names = "--timeout", defaultValue = "300", paramLabel = "SECONDS",
+      description = "With --event: how long Helm waits for each hook, as helm --timeout. With --rollout: the most "
+          + "the rollout's activeDeadlineSeconds may be here, so that a hook Retry restarts forever ends (default: "
+          + "${DEFAULT-VALUE}).")
+  long timeout;
+
+  @Option(names = "--rollout",
+      description = "Run the next rollout of a DeploymentConfig instead: its pre, mid and post hooks with their "
+          + "failure policies (choose one with --resource when there are several).")
+  boolean rollout;
+
+  @Mixin
+  ChartValues values;
 
   @Override
   public Integer call() throws IOException {
@@ -126,16 +147,17 @@ public final class RunCommand implements Callable<Integer> {
       err.println("hooklens: " + refused.get());
       return ExitCodes.USAGE;
     }
-    Optional<Read> read = read(err);
+    Optional<Read> read;
+    try {
+      read = read(err);
+    } catch (ConfigResolver.ConfigException e) {
+      err.println("hooklens: " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
     if (read.isEmpty()) {
       return ExitCodes.USAGE;
     }
     HookDocument doc = read.get().doc();
-    RunPlan plan = RunPlan.of(doc, new Selection(hook.name(), container, resource, -1, gracePeriod));
-    if (!plan.problems().isEmpty()) {
-      plan.problems().forEach(p -> err.println("hooklens: " + p));
-      return ExitCodes.USAGE;
-    }
     boolean sandbox = context == null && Runner.sandboxAvailable();
     if (!imageRoots.isEmpty() && !sandbox) {
       err.println("hooklens: --image-root needs bubblewrap on the embedded cluster"
@@ -143,23 +165,46 @@ public final class RunCommand implements Callable<Integer> {
           + "create namespaces here (install Debian's bubblewrap)"));
       return ExitCodes.USAGE;
     }
-    err.print(describe(plan, sandbox));
+    List<Finding> findings = read.get().findings();
+    if (event != null || rollout) {
+      SequencePlan plan = event != null
+          ? SequencePlan.helm(doc, event, Duration.ofSeconds(timeout), context == null, read.get().origins())
+          : SequencePlan.rollout(doc, resource, Duration.ofSeconds(timeout));
+      return ask(plan.problems(), () -> describe(plan, sandbox), err, runner -> runner.run(plan, findings));
+    }
+    RunPlan plan = RunPlan.of(doc, new Selection(hook == null ? "all" : hook.name(), container, resource, -1,
+        gracePeriod));
+    return ask(plan.problems(), () -> describe(plan, sandbox), err, runner -> runner.run(plan, findings));
+  }
+
+  /** Runs a plan once the user agreed to what it will do; refuses a plan with problems. */
+  private int ask(List<String> problems, Supplier<String> description, PrintWriter err, Job job) throws IOException {
+    if (!problems.isEmpty()) {
+      problems.forEach(p -> err.println("hooklens: " + p));
+      return ExitCodes.USAGE;
+    }
+    err.print(description.get());
     err.flush();
     if (!consent(err)) {
       return ExitCodes.USAGE;
     }
-    return run(plan, read.get().findings(), err);
+    return run(job, err);
   }
 
-  /** The options of runners that do not exist yet, refused rather than ignored. */
+  /** Options that do not go together, refused rather than ignored. */
   private Optional<String> unavailable() {
-    if (event != null) {
-      return Optional.of("--event needs the Helm phase runner, which is not available yet; run the container hooks "
-          + "of the rendered chart instead: helm template CHART > out.yaml && hooklens run out.yaml");
+    if (event != null && rollout) {
+      return Optional.of("--event runs Helm hooks and --rollout a DeploymentConfig's: choose one");
     }
-    if (dcHook != null) {
-      return Optional.of("--dc-hook needs the DeploymentConfig deployer, which is not available yet; the container "
-          + "hooks of a DeploymentConfig's pod template run without it");
+    if ((event != null || rollout) && (hook != null || container != null || gracePeriod != null)) {
+      return Optional.of("--hook, --container and --grace-period choose container hooks; they do not go with "
+          + (rollout ? "--rollout" : "--event"));
+    }
+    if (event != null && resource != null) {
+      return Optional.of("--resource does not go with --event: Helm runs every hook of an event");
+    }
+    if (timeout < 1) {
+      return Optional.of("--timeout must be at least 1 second");
     }
     if (startTimeout < 1) {
       return Optional.of("--start-timeout must be at least 1 second");
@@ -178,23 +223,37 @@ public final class RunCommand implements Callable<Integer> {
     return Optional.empty();
   }
 
-  private record Read(HookDocument doc, List<Finding> findings) {}
+  /** The manifests to run, their static findings, and for a chart the way back to its files. */
+  private record Read(HookDocument doc, List<Finding> findings, Function<Range, SequencePlan.Origin> origins) {}
 
-  private Optional<Read> read(PrintWriter err) throws IOException {
-    if (Files.isDirectory(target) || target.endsWith("Chart.yaml")) {
-      err.println("hooklens: " + target + " is a chart: running Helm hook phases needs the Helm phase runner, which "
-          + "is not available yet; run its rendered output instead: helm template CHART > out.yaml");
+  private Optional<Read> read(PrintWriter err) throws IOException, ConfigResolver.ConfigException {
+    if (!Files.exists(target)) {
+      err.println("hooklens: " + target + ": no such file or directory");
       return Optional.empty();
     }
-    if (!Files.isRegularFile(target)) {
-      err.println("hooklens: " + target + ": no such file");
+    Linter linter = new Linter(BuiltInRules.registry());
+    Path chart = ChartValues.chartOf(target);
+    if (chart != null) {
+      Optional<ChartLinter.Manifests> rendered = values.render(chart, err);
+      if (rendered.isEmpty()) {
+        return Optional.empty();
+      }
+      ChartLinter.Manifests m = rendered.get();
+      HookDocument doc = HookDocument.of(chart.toString(), m.parsed());
+      Config config = new ConfigResolver(linter.registry(), null).forFile(chart.resolve("Chart.yaml")).config();
+      return Optional.of(new Read(doc, linter.lint(doc, config).findings(), range -> {
+        ChartLinter.Place place = m.place(range);
+        return new SequencePlan.Origin(place.file(), place.range().start());
+      }));
+    }
+    if (values.given()) {
+      err.println("hooklens: --values and --set apply to charts only; " + target + " is rendered already");
       return Optional.empty();
     }
     Optional<String> text = ManifestText.read(target, err);
     if (text.isEmpty()) {
       return Optional.empty();
     }
-    Linter linter = new Linter(BuiltInRules.registry());
     HookDocument doc = linter.parse(target.toString(), text.get());
     for (ParseProblem p : doc.parsed().problems()) {
       if (p.kind() == ParseProblem.Kind.SYNTAX || p.kind() == ParseProblem.Kind.LIMIT) {
@@ -203,14 +262,23 @@ public final class RunCommand implements Callable<Integer> {
         return Optional.empty();
       }
     }
-    List<Finding> findings;
-    try {
-      findings = linter.lint(doc, new ConfigResolver(linter.registry(), null).forFile(target).config()).findings();
-    } catch (ConfigResolver.ConfigException e) {
-      err.println("hooklens: " + e.getMessage());
-      return Optional.empty();
+    Config config = new ConfigResolver(linter.registry(), null).forFile(target).config();
+    return Optional.of(new Read(doc, linter.lint(doc, config).findings(), null));
+  }
+
+  /** Exactly what a Helm operation or rollout will run, for consent. */
+  private String describe(SequencePlan plan, boolean sandbox) {
+    StringBuilder s = new StringBuilder();
+    String where = context == null ? "on this machine (embedded cluster)"
+        : "on the cluster of context " + context + ", in a new namespace deleted afterwards";
+    s.append("hooklens run will run ").append(plan.kind() == SequencePlan.Kind.HELM ? "helm " + plan.name()
+        : "the next rollout of " + plan.name()).append(" from ").append(plan.source()).append(' ').append(where)
+        .append(":\n");
+    for (String line : plan.description()) {
+      s.append("  ").append(line).append('\n');
     }
-    return Optional.of(new Read(doc, findings));
+    sandboxLine(s, sandbox);
+    return s.toString();
   }
 
   /** Exactly what will run, for consent. */
@@ -236,13 +304,17 @@ public final class RunCommand implements Callable<Integer> {
         s.append("    note: ").append(note).append('\n');
       }
     }
+    sandboxLine(s, sandbox);
+    return s.toString();
+  }
+
+  private void sandboxLine(StringBuilder s, boolean sandbox) {
     if (context == null) {
       s.append(sandbox
           ? "Sandbox: bubblewrap (each pod its own network with only loopback; read-only root, private /tmp)\n"
           : "WARNING: bubblewrap is missing or cannot create namespaces here: the commands run as plain processes "
               + "with this machine's network and files (install Debian's bubblewrap to isolate them)\n");
     }
-    return s.toString();
   }
 
   /** Whether the user agreed: {@code --yes}, or "y" typed on the terminal. */
@@ -264,7 +336,13 @@ public final class RunCommand implements Callable<Integer> {
     return false;
   }
 
-  private int run(RunPlan plan, List<Finding> findings, PrintWriter err) throws IOException {
+  /** One run on a runner: container hooks, a Helm operation or a rollout. */
+  @FunctionalInterface
+  private interface Job {
+    RunReport run(Runner runner) throws InterruptedException;
+  }
+
+  private int run(Job job, PrintWriter err) throws IOException {
     Runner.Progress progress = (seconds, pod, what) -> {
       synchronized (err) {
         err.printf(Locale.ROOT, "[%6.2f s] %s: %s%n", seconds, pod, what);
@@ -278,7 +356,7 @@ public final class RunCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(cleanup);
     RunReport report;
     try {
-      report = runner.run(plan, findings);
+      report = job.run(runner);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println("hooklens: the run was stopped; what it created was removed");

@@ -1,6 +1,7 @@
 package io.hooklens.run;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.yaml.JsonTree;
@@ -12,13 +13,18 @@ import io.hooklens.core.yaml.JsonTree;
 public final class Manifests {
   private Manifests() {}
 
-  /** The object a resource describes, in {@code namespace} unless it names its own. */
+  /**
+   * The object a resource describes, in {@code namespace} whatever namespace it names: a run keeps to its own
+   * namespace, so that on a real cluster it never touches the namespaces a manifest names (a chart rendered by
+   * {@code helm template} names {@code default}).
+   */
   public static HasMetadata toObject(Resource resource, String namespace) {
     HasMetadata object =
         Serialization.unmarshal(Serialization.asJson(JsonTree.of(resource.root())), HasMetadata.class);
-    if (object.getMetadata().getNamespace() == null) {
-      object.getMetadata().setNamespace(namespace);
+    if (object.getMetadata() == null) {
+      object.setMetadata(new ObjectMeta());
     }
+    object.getMetadata().setNamespace(namespace);
     return object;
   }
 

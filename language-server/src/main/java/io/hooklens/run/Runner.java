@@ -9,11 +9,15 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.run.cluster.EmbeddedCluster;
+import io.hooklens.run.controllers.JobController;
+import io.hooklens.run.helm.HelmHooks;
 import io.hooklens.run.node.NodeAgent;
 import io.hooklens.run.node.Timeline;
+import io.hooklens.run.openshift.DeploymentConfigDeployer;
 import io.hooklens.run.report.EventRecord;
 import io.hooklens.run.report.JsonReport;
 import io.hooklens.run.report.RunReport;
+import io.hooklens.run.report.Sequence;
 import io.hooklens.run.report.Step;
 import io.hooklens.run.report.SvgTimeline;
 import io.hooklens.run.report.TextReport;
@@ -22,6 +26,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -59,6 +64,7 @@ public final class Runner implements AutoCloseable {
   private volatile boolean closed;
   private EmbeddedCluster cluster;
   private NodeAgent agent;
+  private JobController jobs;
   private KubernetesClient client;
   private String namespace;
   private final List<String> created = new ArrayList<>();
@@ -116,7 +122,8 @@ public final class Runner implements AutoCloseable {
       observer.await(() -> observer.goneNanos() != null, 1000, () -> false);
       Step step = new StepBuilder(pod, runner.namespace, created, System.nanoTime(), observer.goneNanos(), List.of(),
           1000).fromApi(observer, runner.events(pod.podName()));
-      RunReport report = new RunReport(RunReport.VERSION, plan.source(), "embedded", false, List.of(step), List.of());
+      RunReport report = new RunReport(RunReport.VERSION, plan.source(), "embedded", false, List.of(step), List.of(),
+          List.of());
       TextReport.render(report, 100, true);
       SvgTimeline.render(report);
       JsonReport.render(report);
@@ -169,7 +176,60 @@ public final class Runner implements AutoCloseable {
           + "processes with the host's network and filesystem");
     }
     return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), steps,
-        notes);
+        List.of(), notes);
+  }
+
+  /**
+   * Runs a Helm operation's or event's hooks as Helm does, or a DeploymentConfig rollout as its deployer does.
+   *
+   * @param findings the static findings of the same manifests, shown next to what happened
+   * @throws IllegalStateException when the plan has problems, or the runner was closed
+   * @throws RunException when the cluster cannot be reached or refuses a request
+   * @throws InterruptedException when {@link #close()} stopped the run
+   */
+  public RunReport run(SequencePlan plan, List<Finding> findings) throws InterruptedException {
+    if (!plan.problems().isEmpty()) {
+      throw new IllegalStateException("the plan has problems: " + plan.problems());
+    }
+    Sequence sequence;
+    try {
+      open();
+      Timeline clock = agent != null ? agent.timeline() : new Timeline();
+      long origin = clock.now();
+      PodLogs logs = agent != null ? agent::log : PodLogs.api(client);
+      SequenceBuilder builder = new SequenceBuilder(plan, namespace, origin, findings);
+      if (plan.kind() == SequencePlan.Kind.HELM) {
+        HelmHooks hooks = new HelmHooks(client, new HelmHooks.Options(namespace, plan.timeout(), logs, clock,
+            line -> progress.line((clock.now() - origin) / 1e9, plan.name(), line)));
+        String operation = plan.operation();
+        sequence = operation == null ? builder.event(hooks.runEvent(plan.doc(), plan.name()), clock.now())
+            : builder.helm(hooks.run(plan.doc(), HelmHooks.Operation.valueOf(helmOperation(operation))), clock.now());
+      } else {
+        DeploymentConfigDeployer deployer = new DeploymentConfigDeployer(client, new DeploymentConfigDeployer.Options(
+            namespace, logs, clock, line -> progress.line((clock.now() - origin) / 1e9, plan.name(), line),
+            plan.timeout().toSeconds()));
+        sequence = builder.rollout(deployer.deploy(plan.deploymentConfig()), clock.now());
+      }
+    } catch (KubernetesClientException e) {
+      if (closed) {
+        throw new InterruptedException("the run was stopped");
+      }
+      throw new RunException("the cluster refused a request: " + e.getMessage(), e);
+    }
+    if (closed) {
+      throw new InterruptedException("the run was stopped");
+    }
+    List<String> notes = new ArrayList<>();
+    if (context == null && !agent.isolated()) {
+      notes.add("bubblewrap is missing or cannot create namespaces here: containers and hooks ran as plain "
+          + "processes with the host's network and filesystem");
+    }
+    return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), List.of(),
+        List.of(sequence), notes);
+  }
+
+  private static String helmOperation(String operation) {
+    return "delete".equals(operation) ? "UNINSTALL" : operation.toUpperCase(Locale.ROOT);
   }
 
   private void open() {
@@ -184,6 +244,8 @@ public final class Runner implements AutoCloseable {
         cluster = EmbeddedCluster.start();
         client = cluster.client();
         agent = NodeAgent.start(client, imageRoots);
+        // A real cluster has its own Job controller; the embedded one needs ours for Helm's hook Jobs.
+        jobs = JobController.start(client);
         namespace = EmbeddedCluster.NAMESPACE;
       } else {
         Config config = kubeconfig == null ? Config.autoConfigure(context)
@@ -355,6 +417,9 @@ public final class Runner implements AutoCloseable {
         progress.line(0, "", "cannot clean up namespace " + namespace + ": " + e.getMessage());
       } finally {
         created.clear();
+        if (jobs != null) {
+          jobs.close();
+        }
         if (agent != null) {
           agent.close();
         }

@@ -158,7 +158,7 @@ final class StepBuilder {
     List<Prediction> out = new ArrayList<>();
     for (Finding f : findings) {
       if (inside(f.range().start(), hook.range())) {
-        out.add(new Prediction(f.ruleId(), f.severity().name().toLowerCase(Locale.ROOT), f.message(),
+        out.add(new Prediction(f.ruleId(), f.severity().name().toLowerCase(Locale.ROOT), f.message(), null,
             f.range().start().line() + 1, f.range().start().column() + 1));
       }
     }

@@ -143,16 +143,6 @@ class RunCommandTest {
   }
 
   @Test
-  void runnersThatDoNotExistYetAreRefusedWithAHelpfulError() {
-    CliRun helm = CliRun.of("run", "--yes", "--event", "pre-install", manifest("overrun.yaml"));
-    assertEquals(2, helm.exit());
-    assertTrue(helm.err().contains("--event needs the Helm phase runner"), helm.err());
-    CliRun dc = CliRun.of("run", "--yes", "--dc-hook", "pre", manifest("overrun.yaml"));
-    assertEquals(2, dc.exit());
-    assertTrue(dc.err().contains("--dc-hook needs the DeploymentConfig deployer"), dc.err());
-  }
-
-  @Test
   void aContainerWithoutCommandIsRefusedBeforeAnythingRuns() throws Exception {
     Path file = dir.resolve("nocommand.yaml");
     Files.writeString(file, """

@@ -49,8 +49,13 @@ public final class DeploymentConfigDeployer {
   private static final long HOOK_GRACE_SECONDS = 10;
   private static final long POLL_MILLIS = 20;
 
-  /** How to run: the namespace, where hook output comes from, the clock of all times, and progress lines. */
-  public record Options(String namespace, PodLogs logs, Timeline clock, Consumer<String> progress) {}
+  /**
+   * How to run: the namespace, where hook output comes from, the clock of all times, progress lines, and a cap on
+   * the rollout's {@code activeDeadlineSeconds} (null for none), so that a local run of a hook that Retry restarts
+   * forever ends in minutes rather than the default six hours.
+   */
+  public record Options(String namespace, PodLogs logs, Timeline clock, Consumer<String> progress,
+      Long deadlineCapSeconds) {}
 
   /** What a step is: a lifecycle hook, a scaling step, the rolling update, or the controller after a failure. */
   public enum Kind { HOOK, SCALE, ROLLOUT, CONTROLLER }
@@ -103,7 +108,8 @@ public final class DeploymentConfigDeployer {
     RolloutRun(Resource dc) {
       this.dc = dc;
       this.name = dc.name();
-      this.namespace = dc.namespace() == null ? options.namespace() : dc.namespace();
+      // A run keeps to its own namespace, whatever the manifest names.
+      this.namespace = options.namespace();
       this.strategy = DcHook.strategyType(dc);
       YMap status = dc.root().map("status");
       long version = number(status == null ? null : status.scalar("latestVersion"), 0) + 1;
@@ -152,6 +158,12 @@ public final class DeploymentConfigDeployer {
                 + " (if complete) back to " + replicas);
       }
       return done(error);
+    }
+
+    /** The rollout's activeDeadlineSeconds, capped by the options. */
+    private long deadline() {
+      long deadline = DcHook.activeDeadline(dc).orElse(DcHook.DEFAULT_ACTIVE_DEADLINE_SECONDS);
+      return options.deadlineCapSeconds() == null ? deadline : Math.min(deadline, options.deadlineCapSeconds());
     }
 
     private Rollout done(String error) {
@@ -255,7 +267,7 @@ public final class DeploymentConfigDeployer {
       List<VolumeMount> mounts = list(base.getVolumeMounts()).stream().filter(m -> names.contains(m.getName()))
           .toList();
       long elapsed = Duration.ofNanos(System.nanoTime() - started).toSeconds();
-      long deadline = DcHook.activeDeadline(dc).orElse(DcHook.DEFAULT_ACTIVE_DEADLINE_SECONDS) - elapsed;
+      long deadline = deadline() - elapsed;
       Map<String, String> labels = new LinkedHashMap<>(Map.of(POD_FOR, deployment, POD_TYPE, "hook-" + hook.phase()));
       Map<String, String> annotations = new LinkedHashMap<>(Map.of(DEPLOYMENT, deployment));
       YMap strategy = DcHook.strategy(dc);

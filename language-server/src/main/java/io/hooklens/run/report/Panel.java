@@ -21,7 +21,7 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
    * A point event.
    *
    * @param symbol the one-character mark in the terminal: {@code R} Running, {@code T} SIGTERM, {@code K}
-   *     SIGKILL, {@code x} exit
+   *     SIGKILL, {@code x} exit, {@code d} deleted by a delete policy, {@code *} a step recorded, not performed
    */
   record Mark(long atMs, char symbol, String name) {}
 
@@ -37,6 +37,33 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
       panels.add(termination(step));
     }
     return panels;
+  }
+
+  /** The one panel of a sequence: each hook a bar from its creation to its end, in the order they ran. */
+  static Panel of(Sequence sequence) {
+    List<Row> rows = new ArrayList<>();
+    boolean helm = "helm".equals(sequence.kind());
+    long last = sequence.endMs();
+    for (Sequence.Item item : sequence.items()) {
+      // A rollout's hooks are named by their path, which holds the phase already.
+      String label = !item.isHook() ? item.group() : helm ? item.group() + " " + item.what() : item.what();
+      List<Mark> marks = new ArrayList<>();
+      if (item.deletedMs() != null) {
+        marks.add(new Mark(item.deletedMs(), 'd', "deleted by " + item.deletedBy()));
+        last = Math.max(last, item.deletedMs());
+      }
+      if ("recorded".equals(item.outcome())) {
+        marks.add(new Mark(item.startMs(), '*', item.what()));
+        rows.add(new Row(label, null, marks, item.what()));
+        continue;
+      }
+      Style style = List.of("succeeded", "recorded").contains(item.outcome()) ? Style.OK : Style.FAILED;
+      String note = item.outcome().replace('-', ' ') + " in " + Verdicts.seconds(item.durationMs())
+          + (item.deletedBy() == null ? "" : ", " + item.deletedBy());
+      rows.add(new Row(label, new Bar(item.startMs(), item.endMs(), style), marks, note));
+    }
+    return new Panel(helm ? "helm " + sequence.name() + " (0 = start)"
+        : "rollout of " + sequence.name() + " (0 = start)", Math.max(1, last), null, rows);
   }
 
   private static Panel start(Step step) {

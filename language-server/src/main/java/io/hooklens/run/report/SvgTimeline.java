@@ -1,5 +1,6 @@
 package io.hooklens.run.report;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -28,6 +29,9 @@ public final class SvgTimeline {
     for (Step step : report.steps()) {
       svg.step(step);
     }
+    for (Sequence sequence : report.sequences()) {
+      svg.sequence(sequence);
+    }
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + WIDTH + "\" height=\"" + (svg.y + 10)
         + "\" viewBox=\"0 0 " + WIDTH + " " + (svg.y + 10) + "\" font-family=\"ui-monospace, Menlo, Consolas, "
@@ -45,7 +49,20 @@ public final class SvgTimeline {
     for (Panel panel : Panel.of(step)) {
       panel(panel);
     }
-    for (Verdict v : step.verdicts()) {
+    verdicts(step.verdicts());
+  }
+
+  private void sequence(Sequence sequence) {
+    y += 18;
+    text(10, y, ("helm".equals(sequence.kind()) ? "helm " : "rollout of ") + sequence.name()
+        + (sequence.error() == null ? "" : " — failed: " + sequence.error()), "font-weight=\"bold\"");
+    y += 10;
+    panel(Panel.of(sequence));
+    verdicts(sequence.verdicts());
+  }
+
+  private void verdicts(List<Verdict> verdicts) {
+    for (Verdict v : verdicts) {
       y += 18;
       text(10, y, (v.ok() ? "✓ " : "✗ ") + v.container() + ": " + v.text(),
           "fill=\"" + (v.ok() ? OK : FAILED) + "\"");

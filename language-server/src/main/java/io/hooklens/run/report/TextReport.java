@@ -47,6 +47,9 @@ public final class TextReport {
         r.panel(panel);
       }
     }
+    for (Sequence sequence : report.sequences()) {
+      r.panel(Panel.of(sequence));
+    }
     return r.out.toString();
   }
 
@@ -58,11 +61,14 @@ public final class TextReport {
       }
       events(step);
       hooks(step);
-      verdicts(step);
+      verdicts(step.verdicts());
       for (String note : step.notes()) {
         line("note: " + note);
       }
       line("");
+    }
+    for (Sequence sequence : report.sequences()) {
+      sequence(sequence);
     }
     for (String note : report.notes()) {
       line(paint(YELLOW, "warning: ") + note);
@@ -181,15 +187,73 @@ public final class TextReport {
     line("");
   }
 
-  private void verdicts(Step step) {
+  private void sequence(Sequence sequence) {
+    String title = "helm".equals(sequence.kind()) ? "helm " + sequence.name() : "rollout of " + sequence.name();
+    line(paint(BOLD, title) + " (namespace " + sequence.namespace() + ")");
+    line("");
+    panel(Panel.of(sequence));
+    line("Steps");
+    for (Sequence.Item item : sequence.items()) {
+      item(item);
+    }
+    line("");
+    verdicts(sequence.verdicts());
+    line(sequence.error() == null ? paint(GREEN, "done") + " after " + Verdicts.seconds(sequence.endMs())
+        : paint(RED, "failed: ") + sequence.error());
+    for (String note : sequence.notes()) {
+      line("note: " + note);
+    }
+    line("");
+  }
+
+  private void item(Sequence.Item item) {
+    if (!item.isHook()) {
+      line("  " + item.group() + ": " + item.what() + ("recorded".equals(item.outcome()) ? " (recorded, not performed)"
+          : item.message() == null || item.message().isEmpty() ? "" : ": " + paint(RED, item.message())));
+      return;
+    }
+    StringBuilder head = new StringBuilder("  " + item.group() + ": " + item.what());
+    if (item.weight() != null) {
+      head.append(", weight ").append(item.weight());
+    }
+    if (!item.policies().isEmpty()) {
+      head.append(item.weight() != null ? ", delete policies " : ", failurePolicy ")
+          .append(String.join(",", item.policies()));
+    }
+    line(head.toString());
+    boolean ok = "succeeded".equals(item.outcome());
+    line("    " + paint(ok ? GREEN : RED, item.outcome().replace('-', ' ')) + " after "
+        + Verdicts.seconds(item.durationMs()) + (ok || item.message() == null || item.message().isEmpty() ? ""
+        : ": " + item.message()) + (item.deletedBy() == null ? "" : "; " + item.deletedBy() + " deleted it at "
+        + Verdicts.seconds(item.deletedMs())));
+    for (String tag : item.tags()) {
+      line("    would tag " + tag);
+    }
+    for (Sequence.PodOutput pod : item.pods()) {
+      line("    pod " + pod.name() + ": " + pod.phase() + (pod.reason() == null ? "" : " (" + pod.reason() + ")"));
+      for (Sequence.ContainerOutput c : pod.containers()) {
+        line("      " + c.name() + ": " + (c.exitCode() == null ? "running" : "exit " + c.exitCode())
+            + (c.restarts() > 0 ? ", " + c.restarts() + " restarts" : ""));
+        String output = c.output() == null ? "" : c.output().strip();
+        if (!output.isEmpty()) {
+          for (String l : output.split("\\R")) {
+            line("        | " + l);
+          }
+        }
+      }
+    }
+  }
+
+  private void verdicts(List<Verdict> verdicts) {
     line("Verdicts");
-    for (Verdict v : step.verdicts()) {
+    for (Verdict v : verdicts) {
       line("  " + (v.ok() ? paint(GREEN, "✓") : paint(RED, "✗")) + " " + v.container() + ": " + v.text());
       if (v.predicted().isEmpty()) {
         line("      static analysis: no finding on this hook");
       }
       for (Prediction p : v.predicted()) {
-        line("      static analysis: " + p.rule() + " " + p.severity() + " at " + p.line() + ":" + p.column() + ": "
+        line("      static analysis: " + p.rule() + " " + p.severity() + " at " + (p.file() == null ? "" : p.file() + ":")
+            + p.line() + ":" + p.column() + ": "
             + p.message());
       }
     }
@@ -209,7 +273,7 @@ public final class TextReport {
 
   /** The verdicts alone, one line each, for a short message. */
   public static List<String> verdictLines(RunReport report) {
-    return report.steps().stream().flatMap(s -> s.verdicts().stream())
+    return report.verdicts()
         .map(v -> (v.ok() ? "✓ " : "✗ ") + v.container() + ": " + v.text()).toList();
   }
 }

@@ -67,7 +67,7 @@ class DeploymentConfigDeployerTest {
         """.formatted(strategy, indent(extra, 4), indent(hooks, 4));
     HookDocument doc = HookDocument.of("dc.yaml", new YamlReader().read(new SourceText(yaml), false));
     return new DeploymentConfigDeployer(run.client, new DeploymentConfigDeployer.Options(namespace, run.agent::log,
-        run.agent.timeline(), null)).deploy(doc.resources().get(0));
+        run.agent.timeline(), null, null)).deploy(doc.resources().get(0));
   }
 
   private static String indent(String text, int spaces) {

@@ -1,0 +1,77 @@
+package io.hooklens.cli;
+
+import io.hooklens.chart.ChartLinter;
+import io.hooklens.core.engine.Version;
+import io.hooklens.rules.BuiltInRules;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --values} and {@code --set}, and the chart rendered once with them, for commands that work on a chart's
+ * manifests ({@code hooks}, {@code run}); a picocli mixin.
+ */
+final class ChartValues {
+  private static final String CHART_YAML = "Chart.yaml";
+
+  @Option(names = "--values", paramLabel = "FILE",
+      description = "For a chart: a values file on top of values.yaml, as helm -f (repeatable; later files win).")
+  List<Path> valuesFiles = new ArrayList<>();
+
+  @Option(names = "--set", paramLabel = "KEY=VALUE",
+      description = "For a chart: set a value, as helm --set does (one KEY=VALUE each; repeatable).")
+  Map<String, String> setValues = new LinkedHashMap<>();
+
+  /** Whether values were given, which only a chart takes. */
+  boolean given() {
+    return !valuesFiles.isEmpty() || !setValues.isEmpty();
+  }
+
+  /** The chart a command-line target names (a directory, or a Chart.yaml), or null for a file. */
+  static Path chartOf(Path target) {
+    if (Files.isDirectory(target)) {
+      return target;
+    }
+    return target.getFileName() != null && target.getFileName().toString().equals(CHART_YAML)
+        ? (target.getParent() == null ? Path.of(".") : target.getParent()) : null;
+  }
+
+  /**
+   * Renders a chart as {@code helm template} does, for the target Kubernetes version of its configuration;
+   * empty after saying why on standard error.
+   */
+  Optional<ChartLinter.Manifests> render(Path chart, PrintWriter err)
+      throws IOException, ConfigResolver.ConfigException {
+    if (!ChartLinter.isChart(chart)) {
+      err.println("hooklens: " + chart + ": a directory without Chart.yaml is no chart");
+      return Optional.empty();
+    }
+    Optional<String> unavailable = ChartLinter.unavailable();
+    if (unavailable.isPresent()) {
+      err.println("hooklens: cannot render " + chart + ": " + unavailable.get()
+          + "; give the output of helm template instead");
+      return Optional.empty();
+    }
+    for (Path v : valuesFiles) {
+      if (!Files.isRegularFile(v)) {
+        err.println("hooklens: --values " + v + ": no such file");
+        return Optional.empty();
+      }
+    }
+    Version kubernetes = new ConfigResolver(BuiltInRules.registry(), null).forFile(chart.resolve(CHART_YAML)).config()
+        .targets().kubernetes();
+    ChartLinter.Rendering r = ChartLinter.render(chart, valuesFiles, setValues, kubernetes);
+    if (r instanceof ChartLinter.Refused refused) {
+      err.println("hooklens: Helm cannot render " + chart + ": " + refused.message());
+      return Optional.empty();
+    }
+    return Optional.of((ChartLinter.Manifests) r);
+  }
+}

@@ -1,0 +1,49 @@
+package io.hooklens.run.report;
+
+import java.util.List;
+
+/**
+ * Hook objects run one after another by a controller: a Helm operation ({@code helm}: its events and the
+ * release step between them) or a DeploymentConfig rollout ({@code rollout}: its pre, mid and post hooks and
+ * the deployer's own steps). Times are milliseconds since the sequence began.
+ *
+ * @param kind {@code helm} or {@code rollout}
+ * @param name what ran: {@code install}, {@code pre-install}, or {@code DeploymentConfig/web}
+ * @param error what stopped it, in Helm's or the deployer's words; null when it went through
+ */
+public record Sequence(String kind, String name, String namespace, List<Item> items, String error, long endMs,
+    List<Verdict> verdicts, List<String> notes) {
+
+  /**
+   * One object or step of a sequence.
+   *
+   * @param group the Helm event ({@code pre-install}, ...) or {@code release}; the rollout phase ({@code pre},
+   *     {@code mid}, {@code post}), or {@code deployer} for the deployer's own steps
+   * @param kind {@code hook}, {@code release}, {@code scale}, {@code rollout} or {@code controller}
+   * @param what a hook object as {@code Kind/name}, or a step in words
+   * @param weight a Helm hook's weight
+   * @param policies a Helm hook's delete policies, or a DeploymentConfig hook's failure policy
+   * @param outcome {@code succeeded}, {@code failed}, {@code timed-out}, {@code not-created}, {@code ignored}
+   *     (failed under Ignore) or {@code recorded} (a step shown, not performed)
+   * @param deletedBy the delete policy that deleted the hook object afterwards, with {@code deletedMs}
+   * @param tags the image tags a tagImages hook would make
+   * @param predicted the static findings on this object or hook
+   */
+  public record Item(String group, String kind, String what, Long weight, List<String> policies, String outcome,
+      String message, long startMs, long endMs, String deletedBy, Long deletedMs, List<PodOutput> pods,
+      List<String> tags, List<Prediction> predicted) {
+    public long durationMs() {
+      return endMs - startMs;
+    }
+
+    public boolean isHook() {
+      return "hook".equals(kind);
+    }
+  }
+
+  /** A pod that ran for a hook: its phase (and reason) and each container's last exit, restarts and output. */
+  public record PodOutput(String name, String phase, String reason, List<ContainerOutput> containers) {}
+
+  /** A container of such a pod; {@code exitCode} is null while it runs. */
+  public record ContainerOutput(String name, Integer exitCode, String reason, int restarts, String output) {}
+}

@@ -1,0 +1,219 @@
+package io.hooklens.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hooklens.TestPaths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * `hooklens run --event` and `--rollout` in-process, on the embedded cluster with real processes: Helm's order,
+ * waits and delete policies, a chart rendered by real Helm, and a DeploymentConfig's failure policies.
+ */
+class RunSequenceCommandTest {
+  @TempDir
+  Path dir;
+
+  private static String manifest(String name) {
+    return TestPaths.repoRoot().resolve("language-server/src/test/resources/run").resolve(name).toString();
+  }
+
+  private static JsonNode json(CliRun r) throws Exception {
+    return new ObjectMapper().readTree(r.out());
+  }
+
+  private static List<String> texts(JsonNode array, String field) {
+    List<String> out = new ArrayList<>();
+    array.forEach(n -> out.add(n.path(field).asText()));
+    return out;
+  }
+
+  private static JsonNode item(JsonNode sequence, String what) {
+    for (JsonNode item : sequence.get("items")) {
+      if (item.get("what").asText().equals(what)) {
+        return item;
+      }
+    }
+    throw new AssertionError("no " + what + " in " + sequence);
+  }
+
+  @Test
+  void anInstallRunsPreInstallHooksByWeightThenNameThenTheReleaseThenPostInstall() throws Exception {
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--event", "install", manifest("helm-install.yaml"));
+    assertEquals(0, r.exit(), r.err() + r.out());
+    JsonNode report = json(r);
+    assertTrue(report.get("succeeded").asBoolean());
+    assertEquals(0, report.get("steps").size());
+    JsonNode sequence = report.get("sequences").get(0);
+    assertEquals("helm", sequence.get("kind").asText());
+    assertEquals("install", sequence.get("name").asText());
+    assertTrue(sequence.get("error").isNull(), sequence.toString());
+    assertEquals(List.of("Job/db-migrate", "Job/check-settings", "ConfigMap/settings",
+        "create ConfigMap/web", "Pod/notify"), texts(sequence.get("items"), "what"));
+    assertEquals(List.of("pre-install", "pre-install", "pre-install", "release", "post-install"),
+        texts(sequence.get("items"), "group"));
+    // Each hook is created only after the one before it ended.
+    long previousEnd = -1;
+    for (JsonNode item : sequence.get("items")) {
+      assertTrue(item.get("startMs").asLong() >= previousEnd, sequence.toString());
+      previousEnd = item.get("endMs").asLong();
+    }
+    JsonNode migrate = item(sequence, "Job/db-migrate");
+    assertEquals("succeeded", migrate.get("outcome").asText());
+    assertEquals("hook-succeeded", migrate.get("deletedBy").asText());
+    assertEquals("migrated to v2", migrate.at("/pods/0/containers/0/output").asText().strip());
+    // hook-succeeded deletes once the whole event succeeded, after the last pre-install hook.
+    assertTrue(migrate.get("deletedMs").asLong() >= item(sequence, "ConfigMap/settings").get("endMs").asLong());
+    JsonNode settings = item(sequence, "ConfigMap/settings");
+    assertTrue(settings.get("pods").isEmpty());
+    assertNull(settings.get("deletedBy").textValue(), "the default before-hook-creation deletes nothing afterwards");
+    JsonNode verdicts = sequence.get("verdicts");
+    assertEquals(4, verdicts.size(), verdicts.toString());
+    JsonNode order = verdicts.get(2);
+    assertEquals("ConfigMap/settings", order.get("container").asText());
+    assertTrue(order.get("ok").asBoolean());
+    assertEquals("HL221", order.at("/rules/0").asText(), order.toString());
+    assertTrue(r.err().contains("pre-install: Job/db-migrate (weight -1)"), r.err());
+  }
+
+  @Test
+  void aTestPodThatNeverCompletesTimesOutAsHl216PredictsAndTheExitCodeSaysSo() throws Exception {
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--event", "test", "--timeout", "2",
+        manifest("helm-install.yaml"));
+    assertEquals(1, r.exit(), r.err());
+    JsonNode sequence = json(r).get("sequences").get(0);
+    assertEquals("timed out waiting for the condition", sequence.get("error").asText());
+    JsonNode smoke = item(sequence, "Pod/smoke-test");
+    assertEquals("timed-out", smoke.get("outcome").asText());
+    assertTrue(smoke.get("endMs").asLong() - smoke.get("startMs").asLong() >= 2000, smoke.toString());
+    JsonNode verdict = sequence.get("verdicts").get(0);
+    assertFalse(verdict.get("ok").asBoolean());
+    assertEquals("HL216", verdict.at("/rules/0").asText(), verdict.toString());
+  }
+
+  @Test
+  void aChartIsRenderedWithItsValuesAndFindingsPointIntoItsTemplates() throws Exception {
+    Path chart = dir.resolve("shop");
+    Files.createDirectories(chart.resolve("templates"));
+    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: shop\nversion: 1.0.0\n");
+    Files.writeString(chart.resolve("values.yaml"), "message: from values\n");
+    Files.writeString(chart.resolve("templates/job.yaml"), """
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: {{ .Release.Name }}-migrate
+          annotations:
+            "helm.sh/hook": pre-install
+            "helm.sh/hook-weight": "0"
+            "helm.sh/hook-delete-policy": hook-failed
+        spec:
+          backoffLimit: 0
+          template:
+            spec:
+              restartPolicy: Never
+              containers:
+                - name: migrate
+                  image: debian:12
+                  command: [sh, -c, 'echo {{ .Values.message }}; exit 3']
+        """);
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--event", "pre-install", "--set", "message=from set",
+        chart.toString());
+    assertEquals(1, r.exit(), r.err());
+    JsonNode sequence = json(r).get("sequences").get(0);
+    JsonNode job = sequence.get("items").get(0);
+    assertEquals("failed", job.get("outcome").asText());
+    assertEquals("from set", job.at("/pods/0/containers/0/output").asText().strip());
+    assertEquals(3, job.at("/pods/0/containers/0/exitCode").asInt());
+    assertEquals("hook-failed", job.get("deletedBy").asText());
+    JsonNode predicted = job.get("predicted").get(0);
+    assertEquals("HL209", predicted.get("rule").asText(), job.toString());
+    assertTrue(predicted.get("file").asText().endsWith("templates/job.yaml"), predicted.toString());
+    assertEquals(8, predicted.get("line").asInt(), predicted.toString());
+    assertTrue(r.err().contains("container \"migrate\" runs: sh -c 'echo from set; exit 3'"), r.err());
+  }
+
+  @Test
+  void aRolloutRunsPreMidAndPostWithTheirFailurePolicies() throws Exception {
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--rollout", "--resource", "DeploymentConfig/shop",
+        manifest("rollout.yaml"));
+    assertEquals(1, r.exit(), r.err());
+    JsonNode sequence = json(r).get("sequences").get(0);
+    assertEquals("rollout", sequence.get("kind").asText());
+    assertEquals("DeploymentConfig/shop", sequence.get("name").asText());
+    assertEquals(List.of("pre", "mid", "deployer", "post", "deployer"), texts(sequence.get("items"), "group"));
+    assertEquals(List.of("succeeded", "ignored", "recorded", "failed", "recorded"),
+        texts(sequence.get("items"), "outcome"));
+    assertEquals("migrating for shop-1", sequence.at("/items/0/pods/0/containers/0/output").asText().strip());
+    assertTrue(sequence.get("error").asText().startsWith("post hook failed"), sequence.toString());
+    JsonNode verdicts = sequence.get("verdicts");
+    assertEquals(List.of("true", "false", "false"), texts(verdicts, "ok"));
+    assertTrue(verdicts.get(1).get("text").asText().contains("Ignore let the rollout go on"), verdicts.toString());
+    assertEquals("HL314", verdicts.get(2).at("/rules/0").asText(), verdicts.toString());
+    assertTrue(r.err().contains("post (Abort): a hook pod from container \"shop\" runs: /bin/sh -c 'echo smoke test "
+        + "failed; exit 1'"), r.err());
+  }
+
+  @Test
+  void theTextReportAndTheTimelineShowTheSequence() throws Exception {
+    Path svg = dir.resolve("rollout.svg");
+    CliRun r = CliRun.of("run", "--yes", "--color", "never", "--timeline", svg.toString(), "--rollout", "--resource",
+        "shop", manifest("rollout.yaml"));
+    assertEquals(1, r.exit(), r.err());
+    assertTrue(r.out().contains("rollout of DeploymentConfig/shop (namespace "), r.out());
+    assertTrue(r.out().contains("  recreateParams.post "), r.out());
+    assertTrue(r.out().contains("        | smoke test failed"), r.out());
+    assertTrue(r.out().contains("✗ recreateParams.post: failed after"), r.out());
+    assertTrue(r.out().contains("failed: post hook failed"), r.out());
+    String image = Files.readString(svg);
+    assertTrue(image.contains("rollout of DeploymentConfig/shop — failed: post hook failed"), image);
+    assertTrue(image.contains("recreateParams.mid"), image);
+  }
+
+  @Test
+  void withoutConsentNothingRunsAndThePlanSaysWhatWould() {
+    CliRun r = CliRun.of("run", "--event", "install", manifest("helm-install.yaml"));
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("hooklens run will run helm install from"), r.err());
+    assertTrue(r.err().contains("1. Job/db-migrate (weight -1, delete policies before-hook-creation,hook-succeeded)"),
+        r.err());
+    assertTrue(r.err().contains("release: creates ConfigMap/web"), r.err());
+    assertTrue(r.err().contains("nothing ran"), r.err());
+    assertEquals("", r.out());
+  }
+
+  @Test
+  void choicesThatCannotRunAreRefusedWithWhatThereIs() {
+    CliRun both = CliRun.of("run", "--yes", "--event", "install", "--rollout", manifest("rollout.yaml"));
+    assertEquals(2, both.exit());
+    assertTrue(both.err().contains("choose one"), both.err());
+    CliRun container = CliRun.of("run", "--yes", "--event", "install", "--container", "x",
+        manifest("helm-install.yaml"));
+    assertEquals(2, container.exit());
+    assertTrue(container.err().contains("do not go with --event"), container.err());
+    CliRun unknown = CliRun.of("run", "--yes", "--event", "pre-instal", manifest("helm-install.yaml"));
+    assertEquals(2, unknown.exit());
+    assertTrue(unknown.err().contains("is neither a Helm operation"), unknown.err());
+    CliRun none = CliRun.of("run", "--yes", "--event", "pre-delete", manifest("helm-install.yaml"));
+    assertEquals(2, none.exit());
+    assertTrue(none.err().contains("events with hooks: pre-install (3), post-install (1), test (1)"), none.err());
+    CliRun several = CliRun.of("run", "--yes", "--rollout", manifest("rollout.yaml"));
+    assertEquals(2, several.exit());
+    assertTrue(several.err().contains("several DeploymentConfigs (DeploymentConfig/shop, DeploymentConfig/plain)"),
+        several.err());
+    CliRun hookless = CliRun.of("run", "--yes", "--rollout", "--resource", "plain", manifest("rollout.yaml"));
+    assertEquals(2, hookless.exit());
+    assertTrue(hookless.err().contains("has no hooks that run on a rollout"), hookless.err());
+    CliRun values = CliRun.of("run", "--yes", "--event", "install", "--set", "a=b", manifest("helm-install.yaml"));
+    assertEquals(2, values.exit());
+    assertTrue(values.err().contains("--values and --set apply to charts only"), values.err());
+  }
+}
