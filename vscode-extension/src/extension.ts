@@ -313,7 +313,7 @@ async function runLensAtCursor(show: 'report' | 'timeline'): Promise<void> {
     && (l.command?.arguments?.[0] as { show?: string } | undefined)?.show === show);
   if (!ours.length) {
     void vscode.window.showInformationMessage(show === 'timeline'
-      ? 'No preStop hook here to show a termination timeline for.' : 'No container hook here to run.');
+      ? 'No preStop hook here to show a termination timeline for.' : 'No hook here to run.');
     return;
   }
   const line = editor.selection.active.line;

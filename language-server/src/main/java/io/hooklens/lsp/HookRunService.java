@@ -7,6 +7,9 @@ import io.hooklens.core.engine.Finding;
 import io.hooklens.core.model.Container;
 import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.rules.helm.HookPlan;
+import io.hooklens.rules.openshift.DcHook;
 import io.hooklens.run.ContainerPlan;
 import io.hooklens.run.PlannedHook;
 import io.hooklens.run.PodPlan;
@@ -14,6 +17,7 @@ import io.hooklens.run.RunException;
 import io.hooklens.run.RunPlan;
 import io.hooklens.run.Runner;
 import io.hooklens.run.Selection;
+import io.hooklens.run.SequencePlan;
 import io.hooklens.run.report.JsonReport;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.SvgTimeline;
@@ -21,9 +25,12 @@ import io.hooklens.run.report.TextReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -50,8 +57,10 @@ import org.eclipse.lsp4j.jsonrpc.messages.Either;
 import org.eclipse.lsp4j.services.LanguageClient;
 
 /**
- * Runs a container's hooks on the embedded cluster for the editor ({@code hooklens.runHook}, behind the
- * code lenses above {@code postStart:} and {@code preStop:}). Nothing runs until the user answers "Run" to
+ * Runs hooks on the embedded cluster for the editor ({@code hooklens.runHook}, behind the code lenses): a
+ * container's hooks (above {@code postStart:} and {@code preStop:}), a Helm event's hooks (on each
+ * {@code helm.sh/hook} value of a rendered manifest, {@code kind: helm}) and a DeploymentConfig's rollout (on
+ * its first hook that runs, {@code kind: rollout}). Nothing runs until the user answers "Run" to
  * a {@code window/showMessageRequest} that lists every command; progress goes to {@code $/progress} when
  * the client takes it, the verdicts and the SVG's path to {@code window/showMessage}, the whole text
  * report (timelines included) to the log. One run at a time.
@@ -60,6 +69,11 @@ final class HookRunService {
   static final String RUN_HOOK = "hooklens.runHook";
   static final String RUN = "Run";
   static final String CANCEL = "Cancel";
+  /** The {@code kind} of a run: container hooks (the default), a Helm event, a DeploymentConfig rollout. */
+  static final String HELM = "helm";
+  static final String ROLLOUT = "rollout";
+  /** Helm's default --timeout, and the cap on a rollout's deadline: a run from the editor ends in minutes. */
+  private static final Duration SEQUENCE_TIMEOUT = Duration.ofMinutes(5);
   private static final long START_TIMEOUT_SECONDS = 30;
   private static final int LOG_WIDTH = 100;
 
@@ -111,6 +125,33 @@ final class HookRunService {
                 "timeline"))), null));
       }
     }
+    Set<String> seen = new HashSet<>();
+    for (HookPlan.Event event : HookPlan.of(model)) {
+      for (HookPlan.Step step : event.steps()) {
+        // One lens per hook and event, on the helm.sh/hook value; each runs the whole event, as Helm does.
+        if (seen.add(step.source() + " " + event.name())) {
+          JsonObject args = new JsonObject();
+          args.addProperty("uri", doc.uri());
+          args.addProperty("kind", HELM);
+          args.addProperty("event", event.name());
+          args.addProperty("show", "report");
+          lenses.add(new CodeLens(positions.range(step.source()), new Command("▶ Run " + event.name() + " hooks locally ("
+              + event.steps().size() + ")", RUN_HOOK, List.of(args)), null));
+        }
+      }
+    }
+    for (Resource r : model.resources()) {
+      DcHook first = DcHook.of(r).stream().filter(DcHook::runsOnRollout).findFirst().orElse(null);
+      if (DcHook.isDeploymentConfig(r) && first != null) {
+        JsonObject args = new JsonObject();
+        args.addProperty("uri", doc.uri());
+        args.addProperty("kind", ROLLOUT);
+        args.addProperty("resource", "DeploymentConfig/" + r.name());
+        args.addProperty("show", "report");
+        lenses.add(new CodeLens(positions.range(first.key().range()), new Command("▶ Run rollout hooks locally",
+            RUN_HOOK, List.of(args)), null));
+      }
+    }
     return lenses;
   }
 
@@ -132,9 +173,9 @@ final class HookRunService {
     }
     JsonObject args = params.getArguments() == null || params.getArguments().isEmpty()
         || !(params.getArguments().get(0) instanceof JsonObject o) ? null : o;
-    if (args == null || !args.has("uri") || !args.has("hook")) {
+    if (args == null || !args.has("uri") || !args.has("hook") && !args.has("kind")) {
       return CompletableFuture.completedFuture(status("refused", RUN_HOOK + " needs {uri, hook, resource?, "
-          + "container?, document?}"));
+          + "container?, document?}, {uri, kind: helm, event} or {uri, kind: rollout, resource?}"));
     }
     if (!busy.compareAndSet(false, true)) {
       return CompletableFuture.completedFuture(shown(status("refused", "a hook run is in progress; wait for its "
@@ -155,30 +196,59 @@ final class HookRunService {
     }, runs);
   }
 
+  /** What a run will do: its problems, the text to consent to, a title for progress, and the run itself. */
+  private record Planned(List<String> problems, String consent, String title, Job job) {}
+
+  /** One run on a runner. */
+  @FunctionalInterface
+  private interface Job {
+    RunReport run(Runner runner, List<Finding> findings) throws InterruptedException;
+  }
+
   private Object run(JsonObject args, String givenToken) {
     String uri = args.get("uri").getAsString();
-    Selection selection = new Selection(string(args, "hook"), string(args, "container"), string(args, "resource"),
-        args.has("document") ? args.get("document").getAsInt() : -1, null);
-    if (!List.of("postStart", "preStop", Selection.ALL).contains(selection.hook())) {
-      return shown(status("refused", "hook must be postStart, preStop or all, not " + selection.hook()));
-    }
     TextDocument doc = document(uri);
     if (doc == null) {
       return shown(status("refused", "cannot read " + uri));
     }
     Analyzer.Parsed parsed = analyzer.parse(doc);
-    RunPlan plan = RunPlan.of(parsed.model(), selection);
-    if (!plan.problems().isEmpty()) {
-      return shown(status("refused", "nothing to run: " + String.join("; ", plan.problems())));
-    }
     boolean sandbox = Runner.sandboxAvailable();
-    if (!consent(plan, sandbox)) {
+    String kind = string(args, "kind");
+    Planned planned;
+    if (HELM.equals(kind) || ROLLOUT.equals(kind)) {
+      if (HELM.equals(kind) && string(args, "event") == null) {
+        return shown(status("refused", "a Helm run needs an event"));
+      }
+      SequencePlan plan = HELM.equals(kind)
+          ? SequencePlan.helm(parsed.model(), string(args, "event"), SEQUENCE_TIMEOUT, true, null)
+          : SequencePlan.rollout(parsed.model(), string(args, "resource"), SEQUENCE_TIMEOUT);
+      String title = HELM.equals(kind) ? "Running helm " + plan.name() + " hooks" : "Running the rollout of "
+          + plan.name();
+      planned = new Planned(plan.problems(), consent(plan, sandbox), title,
+          (runner, findings) -> runner.run(plan, findings));
+    } else if (kind == null || "container".equals(kind)) {
+      Selection selection = new Selection(string(args, "hook"), string(args, "container"), string(args, "resource"),
+          args.has("document") ? args.get("document").getAsInt() : -1, null);
+      if (!List.of("postStart", "preStop", Selection.ALL).contains(selection.hook())) {
+        return shown(status("refused", "hook must be postStart, preStop or all, not " + selection.hook()));
+      }
+      RunPlan plan = RunPlan.of(parsed.model(), selection);
+      planned = new Planned(plan.problems(), plan.problems().isEmpty() ? consent(plan, sandbox) : "",
+          plan.problems().isEmpty() ? "Running " + selection.hook() + " hooks of " + plan.pods().get(0).resource() : "",
+          (runner, findings) -> runner.run(plan, findings));
+    } else {
+      return shown(status("refused", "kind must be container, helm or rollout, not " + kind));
+    }
+    if (!planned.problems().isEmpty()) {
+      return shown(status("refused", "nothing to run: " + String.join("; ", planned.problems())));
+    }
+    if (!ask(planned.consent(), sandbox)) {
       log.info("hooklens.runHook: not run (the user did not choose " + RUN + ")");
       return status("cancelled", "nothing ran");
     }
     List<Finding> findings = analyzer.lint(parsed, configs.configFor(uri)).findings();
     Progress progress = new Progress(givenToken);
-    progress.begin("Running " + selection.hook() + " hooks of " + plan.pods().get(0).resource());
+    progress.begin(planned.title());
     RunReport report;
     try (Runner runner = Runner.embedded(Map.of(), START_TIMEOUT_SECONDS, (seconds, pod, what) -> {
       String line = String.format(java.util.Locale.ROOT, "%.2f s %s: %s", seconds, pod, what);
@@ -186,7 +256,7 @@ final class HookRunService {
       progress.report(line);
     })) {
       current = runner;
-      report = runner.run(plan, findings);
+      report = planned.job().run(runner, findings);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       progress.end("stopped");
@@ -232,12 +302,8 @@ final class HookRunService {
     return result;
   }
 
-  /** Asks the user with the whole plan; true only when the answer is {@value #RUN}. */
-  private boolean consent(RunPlan plan, boolean sandbox) {
-    LanguageClient c = client.get();
-    if (c == null) {
-      return false;
-    }
+  /** The whole plan of container hooks, to consent to. */
+  private static String consent(RunPlan plan, boolean sandbox) {
     StringBuilder text = new StringBuilder("Run these commands on this machine?");
     for (PodPlan pod : plan.pods()) {
       text.append("\n").append(pod.resource()).append(" as pod ").append(pod.podName()).append(", grace period ")
@@ -250,12 +316,33 @@ final class HookRunService {
       }
       pod.notes().forEach(n -> text.append("\n(").append(n).append(")"));
     }
-    text.append(sandbox ? "\nIn a bubblewrap sandbox: own network with only loopback, read-only root, private /tmp."
-        : "\nWARNING: bubblewrap is missing: the commands run with this machine's network and files.");
+    return text.append(sandboxNote(sandbox)).toString();
+  }
+
+  /** The whole plan of a Helm event or a rollout, to consent to. */
+  private static String consent(SequencePlan plan, boolean sandbox) {
+    StringBuilder text = new StringBuilder(plan.kind() == SequencePlan.Kind.HELM
+        ? "Run the hooks of helm " + plan.name() + " on this machine, as Helm runs them?"
+        : "Run the next rollout of " + plan.name() + " on this machine, as its deployer runs it?");
+    plan.description().forEach(line -> text.append("\n").append(line));
+    return text.append(sandboxNote(sandbox)).toString();
+  }
+
+  private static String sandboxNote(boolean sandbox) {
+    return sandbox ? "\nIn a bubblewrap sandbox: own network with only loopback, read-only root, private /tmp."
+        : "\nWARNING: bubblewrap is missing: the commands run with this machine's network and files.";
+  }
+
+  /** Asks the user; true only when the answer is {@value #RUN}. */
+  private boolean ask(String text, boolean sandbox) {
+    LanguageClient c = client.get();
+    if (c == null) {
+      return false;
+    }
     ShowMessageRequestParams request = new ShowMessageRequestParams(List.of(new MessageActionItem(RUN),
         new MessageActionItem(CANCEL)));
     request.setType(sandbox ? MessageType.Info : MessageType.Warning);
-    request.setMessage(text.toString());
+    request.setMessage(text);
     try {
       MessageActionItem answer = c.showMessageRequest(request).get();
       return answer != null && RUN.equals(answer.getTitle());

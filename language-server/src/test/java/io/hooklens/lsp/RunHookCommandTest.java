@@ -188,4 +188,114 @@ class RunHookCommandTest {
       assertEquals(List.of(), s.client.messageRequests(), "nothing to ask about");
     }
   }
+
+  private static final String HELM_URI = "file:///work/k8s/hooks.yaml";
+  private static final String HELM_TEXT = """
+      apiVersion: batch/v1
+      kind: Job
+      metadata:
+        name: migrate
+        annotations:
+          helm.sh/hook: pre-install,pre-upgrade
+          helm.sh/hook-delete-policy: hook-succeeded
+      spec:
+        template:
+          spec:
+            restartPolicy: Never
+            containers:
+              - name: migrate
+                image: debian:12
+                command: [sh, -c, 'echo migrated']
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: check
+        annotations:
+          helm.sh/hook: pre-install
+          helm.sh/hook-weight: "5"
+      spec:
+        restartPolicy: Never
+        containers:
+          - name: check
+            image: debian:12
+            command: [sh, -c, 'echo checked; exit 4']
+      """;
+
+  @Test
+  void aHelmEventsLensRunsTheWholeEventInHelmsOrderAfterConsent() throws Exception {
+    try (LspSession s = session()) {
+      s.client.answerMessageRequests(p -> HookRunService.RUN);
+      s.open(HELM_URI, "yaml", HELM_TEXT);
+      List<CodeLens> lenses = lenses(s, HELM_URI);
+      assertEquals(List.of("▶ Run pre-install hooks locally (2)", "▶ Run pre-install hooks locally (2)",
+          "▶ Run pre-upgrade hooks locally (1)"), lenses.stream().map(l -> l.getCommand().getTitle()).toList());
+      CodeLens first = lenses.get(0);
+      assertEquals(5, first.getRange().getStart().getLine());
+      assertEquals(18, first.getRange().getStart().getCharacter(), "on the helm.sh/hook value");
+      JsonObject result = execute(s, first);
+      assertEquals("ran", result.get("status").getAsString(), result.toString());
+      assertFalse(result.get("succeeded").getAsBoolean(), "the check Pod exits 4");
+
+      String asked = s.client.messageRequests().get(0).getMessage();
+      assertTrue(asked.startsWith("Run the hooks of helm pre-install on this machine, as Helm runs them?"), asked);
+      assertTrue(asked.contains("container \"check\" runs: sh -c 'echo checked; exit 4'"), asked);
+
+      JsonObject sequence = result.getAsJsonObject("report").getAsJsonArray("sequences").get(0).getAsJsonObject();
+      JsonArray items = sequence.getAsJsonArray("items");
+      assertEquals("Job/migrate", items.get(0).getAsJsonObject().get("what").getAsString());
+      assertEquals("succeeded", items.get(0).getAsJsonObject().get("outcome").getAsString());
+      assertEquals("hook-succeeded", items.get(0).getAsJsonObject().get("deletedBy").getAsString(),
+          "a failed event still deletes the hooks before it that succeeded");
+      assertEquals("failed", items.get(1).getAsJsonObject().get("outcome").getAsString());
+      s.client.awaitShown(m -> m.getMessage().contains("✗ Pod/check: failed after"));
+      s.client.awaitLog(m -> m.getMessage().contains("helm pre-install (0 = start)"));
+    }
+  }
+
+  @Test
+  void aDeploymentConfigsLensRunsItsRolloutAndAnsweringCancelRunsNothing() throws Exception {
+    String uri = "file:///work/k8s/dc.yaml";
+    String text = """
+        apiVersion: apps.openshift.io/v1
+        kind: DeploymentConfig
+        metadata:
+          name: shop
+        spec:
+          strategy:
+            type: Rolling
+            rollingParams:
+              pre:
+                failurePolicy: Abort
+                execNewPod:
+                  containerName: shop
+                  command: [/bin/sh, -c, 'echo pre for $OPENSHIFT_DEPLOYMENT_NAME']
+          template:
+            spec:
+              containers:
+                - name: shop
+                  image: debian:12
+        """;
+    try (LspSession s = session()) {
+      s.open(uri, "yaml", text);
+      List<CodeLens> lenses = lenses(s, uri);
+      CodeLens rollout = lens(lenses, "▶ Run rollout hooks locally");
+      assertEquals(8, rollout.getRange().getStart().getLine(), "on the first hook that runs");
+
+      s.client.answerMessageRequests(p -> HookRunService.CANCEL);
+      JsonObject cancelled = execute(s, rollout);
+      assertEquals("cancelled", cancelled.get("status").getAsString(), cancelled.toString());
+      assertTrue(s.client.messageRequests().get(0).getMessage().contains("pre (Abort): a hook pod from container "
+          + "\"shop\" runs: /bin/sh -c 'echo pre for $OPENSHIFT_DEPLOYMENT_NAME'"));
+      assertEquals(List.of(), s.client.progress(), "nothing started");
+
+      s.client.answerMessageRequests(p -> HookRunService.RUN);
+      JsonObject result = execute(s, rollout);
+      assertTrue(result.get("succeeded").getAsBoolean(), result.get("text").getAsString());
+      JsonObject pre = result.getAsJsonObject("report").getAsJsonArray("sequences").get(0).getAsJsonObject()
+          .getAsJsonArray("items").get(0).getAsJsonObject();
+      assertEquals("pre for shop-1", pre.getAsJsonArray("pods").get(0).getAsJsonObject().getAsJsonArray("containers")
+          .get(0).getAsJsonObject().get("output").getAsString().strip());
+    }
+  }
 }
