@@ -10,8 +10,12 @@ import java.util.List;
  * container's last exit code, restarts and output over all its runs.
  */
 public record PodRun(String name, String phase, String reason, List<ContainerRun> containers) {
-  /** A container of the pod: exit code and reason of its last run (null while it runs), and what it printed. */
-  public record ContainerRun(String name, Integer exitCode, String reason, int restarts, String output) {}
+  /**
+   * A container of the pod: exit code, reason and message of its last run (null while it runs), and what it
+   * printed.
+   */
+  public record ContainerRun(String name, Integer exitCode, String reason, String message, int restarts,
+      String output) {}
 
   /** Reads a pod's status and its containers' output. */
   public static PodRun of(Pod pod, PodLogs logs) {
@@ -25,7 +29,8 @@ public record PodRun(String name, String phase, String reason, List<ContainerRun
           .orElse(null);
       var terminated = status == null || status.getState() == null ? null : status.getState().getTerminated();
       containers.add(new ContainerRun(container.getName(), terminated == null ? null : terminated.getExitCode(),
-          terminated == null ? null : terminated.getReason(), status == null ? 0 : status.getRestartCount(),
+          terminated == null ? null : terminated.getReason(), terminated == null ? null : terminated.getMessage(),
+          status == null ? 0 : status.getRestartCount(),
           logs.read(namespace, name, container.getName())));
     }
     return new PodRun(name, pod.getStatus() == null ? null : pod.getStatus().getPhase(),

@@ -111,7 +111,8 @@ final class SequenceBuilder {
 
   private static List<Sequence.PodOutput> pods(List<PodRun> runs) {
     return runs.stream().map(p -> new Sequence.PodOutput(p.name(), p.phase(), p.reason(), p.containers().stream()
-        .map(c -> new Sequence.ContainerOutput(c.name(), c.exitCode(), c.reason(), c.restarts(), c.output()))
+        .map(c -> new Sequence.ContainerOutput(c.name(), c.exitCode(), c.reason(), c.message(), c.restarts(),
+            c.output()))
         .toList())).toList();
   }
 

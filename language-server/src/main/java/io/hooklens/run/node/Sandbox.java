@@ -2,6 +2,7 @@ package io.hooklens.run.node;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,10 +169,34 @@ final class Sandbox {
   record Mount(Path source, String target, boolean readOnly) {}
 
   /**
+   * bubblewrap arguments that rebuild a root directory entry by entry on bubblewrap's own tmpfs root:
+   * directories and files bound read-only, symbolic links recreated; {@code /dev}, {@code /proc} and
+   * {@code /tmp} are the sandbox's own.
+   */
+  private static List<String> rootEntries(Path root) throws IOException {
+    List<String> args = new ArrayList<>();
+    try (var entries = Files.list(root)) {
+      for (Path entry : entries.sorted().toList()) {
+        String name = "/" + entry.getFileName();
+        if (List.of("/dev", "/proc", "/tmp").contains(name)) {
+          continue;
+        }
+        if (Files.isSymbolicLink(entry)) {
+          args.addAll(List.of("--symlink", Files.readSymbolicLink(entry).toString(), name));
+        } else if (Files.isDirectory(entry) || Files.isRegularFile(entry)) {
+          args.addAll(List.of("--ro-bind", entry.toString(), name));
+        }
+      }
+    }
+    return args;
+  }
+
+  /**
    * Starts a container's command; {@code root}, when set, is an unpacked image filesystem mounted
-   * read-only as the container's root instead of the host's (isolated mode only). A mount's target must
-   * exist in that root or lie under {@code /tmp}: the root is read-only, so bubblewrap cannot create a
-   * mount point anywhere else.
+   * read-only as the container's root instead of the host's (isolated mode only). The root's top-level
+   * entries are bound one by one onto a tmpfs that is made read-only last, so that a volume can be mounted
+   * at a new top-level path (such as {@code /data}) as a kubelet would; a target inside one of those entries
+   * (say {@code /var/lib/x}) must exist already, since the entry itself is read-only.
    */
   ContainerProcess startContainer(PodNetwork network, String hostname, List<String> argv, Map<String, String> env,
       String workingDir, List<Mount> mounts, Path root) throws IOException {
@@ -181,20 +206,30 @@ final class Sandbox {
     List<String> command = new ArrayList<>(List.of("setsid"));
     if (isolated) {
       command.addAll(network.enter());
-      String rootDir = root == null ? "/" : root.toString();
-      command.addAll(List.of("bwrap", "--ro-bind", rootDir, "/", "--dev", "/dev", "--proc", "/proc",
+      Path rootDir = root == null ? Path.of("/") : root;
+      command.add("bwrap");
+      command.addAll(rootEntries(rootDir));
+      command.addAll(List.of("--dev", "/dev", "--proc", "/proc",
           "--tmpfs", "/tmp", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", hostname, "--as-pid-1",
           "--die-with-parent", "--new-session"));
       for (Mount mount : mounts) {
         Path target = Path.of(mount.target()).normalize();
-        Path onRoot = root == null ? target : root.resolve(target.toString().substring(1));
-        if (!target.startsWith("/tmp/") && !Files.isDirectory(onRoot)) {
-          throw new IOException("cannot mount a volume at " + mount.target() + ": the embedded node mounts volumes "
-              + "only at directories that exist in the container's root or under /tmp");
+        if (target.getNameCount() == 0) {
+          throw new IOException("cannot mount a volume at " + mount.target());
+        }
+        Path top = rootDir.resolve(target.getName(0).toString());
+        Path onRoot = rootDir.resolve(target.toString().substring(1));
+        boolean inEntry = target.getNameCount() > 1 && Files.exists(top, LinkOption.NOFOLLOW_LINKS)
+            && !target.startsWith("/tmp/");
+        if (inEntry && !Files.isDirectory(onRoot)) {
+          throw new IOException("cannot mount a volume at " + mount.target() + ": " + top.getFileName() + " comes "
+              + "read-only from the container's root and has no directory " + target.subpath(1, target.getNameCount())
+              + "; mount it at a new top-level directory, or under /tmp");
         }
         command.addAll(List.of(mount.readOnly() ? "--ro-bind" : "--bind", mount.source().toString(),
             target.toString()));
       }
+      command.addAll(List.of("--remount-ro", "/"));
       // An image without WORKDIR starts in /; the host's current directory means nothing in a container.
       command.addAll(List.of("--chdir", workingDir != null ? workingDir : "/"));
       command.add("--");

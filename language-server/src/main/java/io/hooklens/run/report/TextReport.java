@@ -233,7 +233,8 @@ public final class TextReport {
       line("    pod " + pod.name() + ": " + pod.phase() + (pod.reason() == null ? "" : " (" + pod.reason() + ")"));
       for (Sequence.ContainerOutput c : pod.containers()) {
         line("      " + c.name() + ": " + (c.exitCode() == null ? "running" : "exit " + c.exitCode())
-            + (c.restarts() > 0 ? ", " + c.restarts() + " restarts" : ""));
+            + (c.restarts() > 0 ? ", " + c.restarts() + " restarts" : "")
+            + (c.message() == null || c.message().isEmpty() ? "" : " (" + c.reason() + ": " + c.message() + ")"));
         String output = c.output() == null ? "" : c.output().strip();
         if (!output.isEmpty()) {
           for (String l : output.split("\\R")) {

@@ -147,14 +147,27 @@ class RestartsAndVolumesTest {
   }
 
   @Test
-  void aMountPointTheReadOnlyRootLacksIsAStartError() throws InterruptedException {
+  void aVolumeMountsAtANewTopLevelDirectoryWhileTheRootStaysReadOnly() throws InterruptedException {
+    Pod pod = new PodBuilder(pod("toplevel", "Never",
+        "echo kept > /hooklens-state/file && cat /hooklens-state/file && ! touch /elsewhere 2>/dev/null").build())
+        .editSpec().editFirstContainer().editFirstVolumeMount().withMountPath("/hooklens-state").endVolumeMount()
+        .endContainer().endSpec().build();
+    client.pods().resource(pod).create();
+    Pod done = await("toplevel", p -> phase(p, "Succeeded") || phase(p, "Failed"), 10_000);
+    assertEquals("Succeeded", done.getStatus().getPhase(), agent.timeline().of("default/toplevel").toString());
+    assertEquals("kept\n", agent.log("default", "toplevel", "app"));
+    client.pods().withName("toplevel").delete();
+  }
+
+  @Test
+  void aMountPointInsideAReadOnlyDirectoryOfTheRootThatLacksItIsAStartError() throws InterruptedException {
     Pod pod = new PodBuilder(pod("nomount", "Never", "true").build()).editSpec().editFirstContainer()
-        .editFirstVolumeMount().withMountPath("/hooklens-missing/state").endVolumeMount().endContainer().endSpec()
+        .editFirstVolumeMount().withMountPath("/usr/hooklens-missing/state").endVolumeMount().endContainer().endSpec()
         .build();
     client.pods().resource(pod).create();
     Pod done = await("nomount", p -> phase(p, "Failed"), 10_000);
     String message = done.getStatus().getContainerStatuses().get(0).getState().getTerminated().getMessage();
-    assertTrue(message.contains("/hooklens-missing/state"), message);
+    assertTrue(message.contains("/usr/hooklens-missing/state"), message);
     client.pods().withName("nomount").delete();
   }
 
