@@ -46,7 +46,7 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
     long last = sequence.endMs();
     for (Sequence.Item item : sequence.items()) {
       // A rollout's hooks are named by their path, which holds the phase already.
-      String label = !item.isHook() ? item.group() : helm ? item.group() + " " + item.what() : item.what();
+      String label = !item.hook() ? item.group() : helm ? item.group() + " " + item.what() : item.what();
       List<Mark> marks = new ArrayList<>();
       if (item.deletedMs() != null) {
         marks.add(new Mark(item.deletedMs(), 'd', "deleted by " + item.deletedBy()));

@@ -36,7 +36,7 @@ public record Sequence(String kind, String name, String namespace, List<Item> it
       return endMs - startMs;
     }
 
-    public boolean isHook() {
+    public boolean hook() {
       return "hook".equals(kind);
     }
   }

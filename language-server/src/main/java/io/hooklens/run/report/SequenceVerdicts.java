@@ -29,7 +29,7 @@ public final class SequenceVerdicts {
   public static List<Verdict> helm(String name, List<Sequence.Item> items) {
     List<Verdict> verdicts = new ArrayList<>();
     for (Sequence.Item item : items) {
-      if (item.isHook()) {
+      if (item.hook()) {
         verdicts.add(helmHook(name, item));
       } else if ("release".equals(item.kind()) && item.message() != null && !item.message().isEmpty()) {
         verdicts.add(new Verdict(item.what(), "release", false, "the release step failed: " + item.message(),
@@ -80,7 +80,7 @@ public final class SequenceVerdicts {
   public static List<Verdict> rollout(List<Sequence.Item> items) {
     List<Verdict> verdicts = new ArrayList<>();
     for (Sequence.Item item : items) {
-      if (item.isHook()) {
+      if (item.hook()) {
         verdicts.add(dcHook(item));
       }
     }

@@ -207,7 +207,7 @@ public final class TextReport {
   }
 
   private void item(Sequence.Item item) {
-    if (!item.isHook()) {
+    if (!item.hook()) {
       line("  " + item.group() + ": " + item.what() + ("recorded".equals(item.outcome()) ? " (recorded, not performed)"
           : item.message() == null || item.message().isEmpty() ? "" : ": " + paint(RED, item.message())));
       return;
