@@ -9,6 +9,7 @@ import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.ContainerPlan;
+import io.hooklens.run.Origin;
 import io.hooklens.run.PlannedHook;
 import io.hooklens.run.PodPlan;
 import io.hooklens.run.RunException;
@@ -173,7 +174,7 @@ public final class RunCommand implements Callable<Integer> {
       return ask(plan.problems(), () -> describe(plan, sandbox), err, runner -> runner.run(plan, findings));
     }
     RunPlan plan = RunPlan.of(doc, new Selection(hook == null ? "all" : hook.name(), container, resource, -1,
-        gracePeriod));
+        gracePeriod)).withOrigins(read.get().origins());
     return ask(plan.problems(), () -> describe(plan, sandbox), err, runner -> runner.run(plan, findings));
   }
 
@@ -224,7 +225,7 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   /** The manifests to run, their static findings, and for a chart the way back to its files. */
-  private record Read(HookDocument doc, List<Finding> findings, Function<Range, SequencePlan.Origin> origins) {}
+  private record Read(HookDocument doc, List<Finding> findings, Function<Range, Origin> origins) {}
 
   private Optional<Read> read(PrintWriter err) throws IOException, ConfigResolver.ConfigException {
     if (!Files.exists(target)) {
@@ -243,7 +244,7 @@ public final class RunCommand implements Callable<Integer> {
       Config config = new ConfigResolver(linter.registry(), null).forFile(chart.resolve("Chart.yaml")).config();
       return Optional.of(new Read(doc, linter.lint(doc, config).findings(), range -> {
         ChartLinter.Place place = m.place(range);
-        return new SequencePlan.Origin(place.file(), place.range().start());
+        return new Origin(place.file(), place.range().start());
       }));
     }
     if (values.given()) {
@@ -289,8 +290,9 @@ public final class RunCommand implements Callable<Integer> {
     s.append("hooklens run will start ").append(plan.pods().size()).append(plan.pods().size() == 1 ? " pod " : " pods ")
         .append(where).append(":\n");
     for (PodPlan pod : plan.pods()) {
-      s.append("  ").append(pod.resource()).append(" (").append(plan.source()).append(':').append(pod.line() + 1)
-          .append(") as pod ").append(pod.podName()).append(", grace period ").append(pod.graceSeconds())
+      Origin origin = plan.origin(Range.at(pod.line(), 0));
+      s.append("  ").append(pod.resource()).append(" (").append(origin == null ? plan.source() + ":" + (pod.line() + 1)
+          : origin.file() + ":" + (origin.position().line() + 1)).append(") as pod ").append(pod.podName()).append(", grace period ").append(pod.graceSeconds())
           .append(" s\n");
       for (ContainerPlan c : pod.containers()) {
         Path root = imageRoots.get(c.image());

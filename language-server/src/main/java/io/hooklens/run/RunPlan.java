@@ -22,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -36,11 +37,27 @@ public final class RunPlan {
   private final String source;
   private final List<PodPlan> pods;
   private final List<String> problems;
+  private final Function<Range, Origin> origins;
 
-  private RunPlan(String source, List<PodPlan> pods, List<String> problems) {
+  private RunPlan(String source, List<PodPlan> pods, List<String> problems, Function<Range, Origin> origins) {
     this.source = source;
     this.pods = List.copyOf(pods);
     this.problems = List.copyOf(problems);
+    this.origins = origins;
+  }
+
+  private RunPlan(String source, List<PodPlan> pods, List<String> problems) {
+    this(source, pods, problems, null);
+  }
+
+  /** The same plan for a rendered chart: {@code origins} says where a rendered place comes from in it. */
+  public RunPlan withOrigins(Function<Range, Origin> value) {
+    return new RunPlan(source, pods, problems, value);
+  }
+
+  /** Where a rendered place comes from, or null for the run's own file. */
+  public Origin origin(Range range) {
+    return origins == null ? null : origins.apply(range);
   }
 
   /** The file the plan was made from, as its name was given. */

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hooklens.core.engine.Finding;
+import io.hooklens.core.yaml.Range;
 import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.controllers.JobController;
 import io.hooklens.run.helm.HelmHooks;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Runs a {@link RunPlan}: for each planned pod, creates it, waits until it runs (its postStart hooks
@@ -121,7 +123,7 @@ public final class Runner implements AutoCloseable {
       cluster.client().pods().inNamespace(runner.namespace).withName(pod.podName()).delete();
       observer.await(() -> observer.goneNanos() != null, 1000, () -> false);
       Step step = new StepBuilder(pod, runner.namespace, created, System.nanoTime(), observer.goneNanos(), List.of(),
-          1000).fromApi(observer, runner.events(pod.podName()));
+          null, 1000).fromApi(observer, runner.events(pod.podName()));
       RunReport report = new RunReport(RunReport.VERSION, plan.source(), "embedded", false, List.of(step), List.of(),
           List.of());
       TextReport.render(report, 100, true);
@@ -162,7 +164,7 @@ public final class Runner implements AutoCloseable {
         if (closed) {
           throw new InterruptedException("the run was stopped");
         }
-        steps.add(runPod(pod, findings));
+        steps.add(runPod(pod, findings, plan::origin));
       }
     } catch (KubernetesClientException e) {
       if (closed) {
@@ -271,7 +273,8 @@ public final class Runner implements AutoCloseable {
     return s.toString();
   }
 
-  private Step runPod(PodPlan plan, List<Finding> findings) throws InterruptedException {
+  private Step runPod(PodPlan plan, List<Finding> findings, Function<Range, Origin> origins)
+      throws InterruptedException {
     String name = plan.podName();
     long[] createdNanos = {System.nanoTime()};
     PodObserver.Changes seen = what -> progress.line(since(createdNanos[0]), name, what);
@@ -316,7 +319,7 @@ public final class Runner implements AutoCloseable {
         created.remove(name);
       }
       StepBuilder step = new StepBuilder(plan, namespace, createdNanos[0], deleteNanos, observer.goneNanos(),
-          findings, startTimeoutSeconds * 1000);
+          findings, origins, startTimeoutSeconds * 1000);
       List<EventRecord> events = agent == null ? events(name) : settledEvents(name);
       return agent != null ? step.fromNode(agent.timeline(), observer, events) : step.fromApi(observer, events);
     }

@@ -2,7 +2,6 @@ package io.hooklens.run;
 
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.model.Resource;
-import io.hooklens.core.yaml.Position;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.rules.helm.HookPlan;
 import io.hooklens.rules.openshift.DcHook;
@@ -120,18 +119,7 @@ final class SequenceBuilder {
     return (nanos - origin) / 1_000_000;
   }
 
-  /** The static findings that start inside a range of the manifests, placed where the user wrote them. */
   private List<Prediction> predictions(Range range) {
-    List<Prediction> out = new ArrayList<>();
-    for (Finding f : findings) {
-      Position p = f.range().start();
-      if (p.compareTo(range.start()) >= 0 && p.compareTo(range.end()) < 0) {
-        SequencePlan.Origin origin = plan.origin(f.range());
-        Position at = origin == null ? p : origin.position();
-        out.add(new Prediction(f.ruleId(), f.severity().name().toLowerCase(Locale.ROOT), f.message(),
-            origin == null ? null : origin.file(), at.line() + 1, at.column() + 1));
-      }
-    }
-    return out;
+    return Predictions.inside(findings, range, plan::origin);
   }
 }

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.yaml.JsonTree;
-import io.hooklens.core.yaml.Position;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.rules.helm.HookPlan;
 import io.hooklens.rules.openshift.DcHook;
@@ -29,9 +28,6 @@ public final class SequencePlan {
 
   /** What runs. */
   public enum Kind { HELM, ROLLOUT }
-
-  /** Where a place in a rendered chart comes from in the chart's files. */
-  public record Origin(String file, Position position) {}
 
   private final Kind kind;
   private final String source;

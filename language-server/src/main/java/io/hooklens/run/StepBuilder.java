@@ -1,7 +1,6 @@
 package io.hooklens.run;
 
 import io.hooklens.core.engine.Finding;
-import io.hooklens.core.yaml.Position;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.run.node.Timeline;
 import io.hooklens.run.node.Timeline.Mark;
@@ -14,8 +13,8 @@ import io.hooklens.run.report.Step;
 import io.hooklens.run.report.Verdicts;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Builds a report step from what was seen of one pod: the node's timeline (exact, monotonic times) on the
@@ -30,16 +29,19 @@ final class StepBuilder {
   private final long deleteNanos;
   private final Long goneNanos;
   private final List<Finding> findings;
+  private final Function<Range, Origin> origins;
   private final long startTimeoutMs;
 
+  /** @param origins where a rendered place comes from, for a chart; null for a plain file */
   StepBuilder(PodPlan plan, String namespace, long createdNanos, long deleteNanos, Long goneNanos,
-      List<Finding> findings, long startTimeoutMs) {
+      List<Finding> findings, Function<Range, Origin> origins, long startTimeoutMs) {
     this.plan = plan;
     this.namespace = namespace;
     this.createdNanos = createdNanos;
     this.deleteNanos = deleteNanos;
     this.goneNanos = goneNanos;
     this.findings = findings;
+    this.origins = origins;
     this.startTimeoutMs = startTimeoutMs;
   }
 
@@ -153,19 +155,8 @@ final class StepBuilder {
     return first(entries, container, mark).map(e -> (origin + e.nanos() - createdNanos) / 1_000_000).orElse(null);
   }
 
-  /** The static findings that start inside the hook's handler (its end is where the next key starts). */
+  /** The static findings that start inside the hook's handler. */
   private List<Prediction> predictions(PlannedHook hook) {
-    List<Prediction> out = new ArrayList<>();
-    for (Finding f : findings) {
-      if (inside(f.range().start(), hook.range())) {
-        out.add(new Prediction(f.ruleId(), f.severity().name().toLowerCase(Locale.ROOT), f.message(), null,
-            f.range().start().line() + 1, f.range().start().column() + 1));
-      }
-    }
-    return out;
-  }
-
-  private static boolean inside(Position p, Range r) {
-    return p.compareTo(r.start()) >= 0 && p.compareTo(r.end()) < 0;
+    return Predictions.inside(findings, hook.range(), origins);
   }
 }

@@ -142,6 +142,40 @@ class RunSequenceCommandTest {
   }
 
   @Test
+  void aChartsContainerHooksRunFromItsRenderedManifestsWithFindingsInItsTemplates() throws Exception {
+    Path chart = dir.resolve("web");
+    Files.createDirectories(chart.resolve("templates"));
+    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: web\nversion: 1.0.0\n");
+    Files.writeString(chart.resolve("values.yaml"), "drainSeconds: 1\n");
+    Files.writeString(chart.resolve("templates/pod.yaml"), """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: {{ .Release.Name }}-web
+        spec:
+          terminationGracePeriodSeconds: 1
+          containers:
+            - name: app
+              image: debian:12
+              command: [sh, -c, 'trap "exit 0" TERM; while true; do sleep 0.1; done']
+              lifecycle:
+                preStop:
+                  exec:
+                    command: [sh, -c, 'echo draining; sleep {{ .Values.drainSeconds }}']
+        """);
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--set", "drainSeconds=2", chart.toString());
+    assertEquals(1, r.exit(), r.err());
+    assertTrue(r.err().contains("Pod/release-web (" + chart.resolve("templates/pod.yaml") + ":1) as pod"),
+        r.err());
+    JsonNode hook = json(r).at("/steps/0/hooks/0");
+    assertEquals("cut-off", hook.get("status").asText(), hook.toString());
+    JsonNode predicted = hook.get("predicted").get(0);
+    assertEquals("HL401", predicted.get("rule").asText(), hook.toString());
+    assertTrue(predicted.get("file").asText().endsWith("templates/pod.yaml"), predicted.toString());
+    assertEquals(12, predicted.get("line").asInt(), predicted.toString());
+  }
+
+  @Test
   void aRolloutRunsPreMidAndPostWithTheirFailurePolicies() throws Exception {
     CliRun r = CliRun.of("run", "--yes", "--format", "json", "--rollout", "--resource", "DeploymentConfig/shop",
         manifest("rollout.yaml"));
