@@ -11,8 +11,8 @@ import java.util.List;
  */
 public record PodRun(String name, String phase, String reason, List<ContainerRun> containers) {
   /**
-   * A container of the pod: exit code, reason and message of its last run (null while it runs), and what it
-   * printed.
+   * A container of the pod: exit code, reason and message of its last run (the exit code null while it runs
+   * or waits, with the reason it waits, such as {@code CreateContainerConfigError}), and what it printed.
    */
   public record ContainerRun(String name, Integer exitCode, String reason, String message, int restarts,
       String output) {}
@@ -28,9 +28,11 @@ public record PodRun(String name, String phase, String reason, List<ContainerRun
       ContainerStatus status = statuses.stream().filter(s -> s.getName().equals(container.getName())).findFirst()
           .orElse(null);
       var terminated = status == null || status.getState() == null ? null : status.getState().getTerminated();
+      var waiting = status == null || status.getState() == null ? null : status.getState().getWaiting();
+      String reason = terminated != null ? terminated.getReason() : waiting != null ? waiting.getReason() : null;
+      String message = terminated != null ? terminated.getMessage() : waiting != null ? waiting.getMessage() : null;
       containers.add(new ContainerRun(container.getName(), terminated == null ? null : terminated.getExitCode(),
-          terminated == null ? null : terminated.getReason(), terminated == null ? null : terminated.getMessage(),
-          status == null ? 0 : status.getRestartCount(),
+          reason, message, status == null ? 0 : status.getRestartCount(),
           logs.read(namespace, name, container.getName())));
     }
     return new PodRun(name, pod.getStatus() == null ? null : pod.getStatus().getPhase(),

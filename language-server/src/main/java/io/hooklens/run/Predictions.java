@@ -14,14 +14,15 @@ final class Predictions {
   private Predictions() {}
 
   /**
-   * The findings that start inside a range of the manifests (its end is where the next key starts), placed
-   * where the user wrote them: through {@code origins} for a rendered chart, else where they are.
+   * The findings that start inside a range of the manifests (its end is where the next key starts), or that
+   * name a place inside it (HL221 on a ConfigMap hook names the Job that runs before it), placed where the
+   * user wrote them: through {@code origins} for a rendered chart, else where they are.
    */
   static List<Prediction> inside(List<Finding> findings, Range range, Function<Range, Origin> origins) {
     List<Prediction> out = new ArrayList<>();
     for (Finding f : findings) {
       Position p = f.range().start();
-      if (p.compareTo(range.start()) >= 0 && p.compareTo(range.end()) < 0) {
+      if (inside(p, range) || f.related().stream().anyMatch(r -> inside(r.range().start(), range))) {
         Origin origin = origins == null ? null : origins.apply(f.range());
         Position at = origin == null ? p : origin.position();
         out.add(new Prediction(f.ruleId(), f.severity().name().toLowerCase(Locale.ROOT), f.message(),
@@ -29,5 +30,9 @@ final class Predictions {
       }
     }
     return out;
+  }
+
+  private static boolean inside(Position p, Range range) {
+    return p.compareTo(range.start()) >= 0 && p.compareTo(range.end()) < 0;
   }
 }

@@ -46,19 +46,64 @@ class RunSequenceCommandTest {
     throw new AssertionError("no " + what + " in " + sequence);
   }
 
+  /** A chart with one template. */
+  private Path chart(String name, String values, String templateName, String template) throws Exception {
+    Path chart = dir.resolve(name);
+    Files.createDirectories(chart.resolve("templates"));
+    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: " + name + "\nversion: 1.0.0\n");
+    Files.writeString(chart.resolve("values.yaml"), values);
+    Files.writeString(chart.resolve("templates").resolve(templateName), template);
+    return chart;
+  }
+
   @Test
-  void anInstallRunsPreInstallHooksByWeightThenNameThenTheReleaseThenPostInstall() throws Exception {
-    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--event", "install", manifest("helm-install.yaml"));
-    assertEquals(0, r.exit(), r.err() + r.out());
+  void anInstallStopsAtAJobThatWaitsForTheConfigMapItsEqualWeightNeighbourCreatesAsHl221Predicts()
+      throws Exception {
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--event", "install", "--timeout", "3",
+        manifest("helm-install.yaml"));
+    assertEquals(1, r.exit(), r.err() + r.out());
     JsonNode report = json(r);
-    assertTrue(report.get("succeeded").asBoolean());
+    assertFalse(report.get("succeeded").asBoolean());
     assertEquals(0, report.get("steps").size());
     JsonNode sequence = report.get("sequences").get(0);
     assertEquals("helm", sequence.get("kind").asText());
     assertEquals("install", sequence.get("name").asText());
+    assertEquals("timed out waiting for the condition", sequence.get("error").asText());
+    // Helm stops at the failure: the ConfigMap, the release and post-install never come.
+    assertEquals(List.of("Job/db-migrate", "Job/check-settings"), texts(sequence.get("items"), "what"));
+    JsonNode check = item(sequence, "Job/check-settings");
+    assertEquals("timed-out", check.get("outcome").asText());
+    assertEquals("CreateContainerConfigError", check.at("/pods/0/containers/0/reason").asText(), check.toString());
+    assertEquals("configmap \"settings\" not found", check.at("/pods/0/containers/0/message").asText());
+    // The hooks before a failure that have hook-succeeded are deleted after it.
+    JsonNode migrate = item(sequence, "Job/db-migrate");
+    assertEquals("hook-succeeded", migrate.get("deletedBy").asText());
+    assertTrue(migrate.get("deletedMs").asLong() >= check.get("endMs").asLong(), sequence.toString());
+    JsonNode verdict = sequence.get("verdicts").get(1);
+    assertFalse(verdict.get("ok").asBoolean());
+    assertEquals("HL221", verdict.at("/rules/0").asText(), verdict.toString());
+    assertTrue(r.err().contains("pre-install: Job/db-migrate (weight -1)"), r.err());
+  }
+
+  @Test
+  void withTheConfigMapWeightedFirstTheInstallRunsByWeightThenTheReleaseThenPostInstall() throws Exception {
+    Path fixed = dir.resolve("fixed.yaml");
+    Files.writeString(fixed, Files.readString(Path.of(manifest("helm-install.yaml"))).replace("""
+          name: settings
+          annotations:
+            helm.sh/hook: pre-install
+        """, """
+          name: settings
+          annotations:
+            helm.sh/hook: pre-install
+            helm.sh/hook-weight: "-2"
+        """));
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--event", "install", fixed.toString());
+    assertEquals(0, r.exit(), r.err() + r.out());
+    JsonNode sequence = json(r).get("sequences").get(0);
     assertTrue(sequence.get("error").isNull(), sequence.toString());
-    assertEquals(List.of("Job/db-migrate", "Job/check-settings", "ConfigMap/settings",
-        "create ConfigMap/web", "Pod/notify"), texts(sequence.get("items"), "what"));
+    assertEquals(List.of("ConfigMap/settings", "Job/db-migrate", "Job/check-settings", "create ConfigMap/web",
+        "Pod/notify"), texts(sequence.get("items"), "what"));
     assertEquals(List.of("pre-install", "pre-install", "pre-install", "release", "post-install"),
         texts(sequence.get("items"), "group"));
     // Each hook is created only after the one before it ended.
@@ -67,22 +112,17 @@ class RunSequenceCommandTest {
       assertTrue(item.get("startMs").asLong() >= previousEnd, sequence.toString());
       previousEnd = item.get("endMs").asLong();
     }
+    assertEquals("checked level debug", item(sequence, "Job/check-settings").at("/pods/0/containers/0/output")
+        .asText().strip());
     JsonNode migrate = item(sequence, "Job/db-migrate");
-    assertEquals("succeeded", migrate.get("outcome").asText());
-    assertEquals("hook-succeeded", migrate.get("deletedBy").asText());
     assertEquals("migrated to v2", migrate.at("/pods/0/containers/0/output").asText().strip());
     // hook-succeeded deletes once the whole event succeeded, after the last pre-install hook.
-    assertTrue(migrate.get("deletedMs").asLong() >= item(sequence, "ConfigMap/settings").get("endMs").asLong());
+    assertTrue(migrate.get("deletedMs").asLong() >= item(sequence, "Job/check-settings").get("endMs").asLong());
     JsonNode settings = item(sequence, "ConfigMap/settings");
     assertTrue(settings.get("pods").isEmpty());
     assertNull(settings.get("deletedBy").textValue(), "the default before-hook-creation deletes nothing afterwards");
-    JsonNode verdicts = sequence.get("verdicts");
-    assertEquals(4, verdicts.size(), verdicts.toString());
-    JsonNode order = verdicts.get(2);
-    assertEquals("ConfigMap/settings", order.get("container").asText());
-    assertTrue(order.get("ok").asBoolean());
-    assertEquals("HL221", order.at("/rules/0").asText(), order.toString());
-    assertTrue(r.err().contains("pre-install: Job/db-migrate (weight -1)"), r.err());
+    assertEquals(List.of("true", "true", "true", "true"), texts(sequence.get("verdicts"), "ok"));
+    assertEquals("hook-succeeded", item(sequence, "Pod/notify").get("deletedBy").asText());
   }
 
   @Test
@@ -102,11 +142,7 @@ class RunSequenceCommandTest {
 
   @Test
   void aChartIsRenderedWithItsValuesAndFindingsPointIntoItsTemplates() throws Exception {
-    Path chart = dir.resolve("shop");
-    Files.createDirectories(chart.resolve("templates"));
-    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: shop\nversion: 1.0.0\n");
-    Files.writeString(chart.resolve("values.yaml"), "message: from values\n");
-    Files.writeString(chart.resolve("templates/job.yaml"), """
+    Path chart = chart("shop", "message: from values\n", "job.yaml", """
         apiVersion: batch/v1
         kind: Job
         metadata:
@@ -143,11 +179,7 @@ class RunSequenceCommandTest {
 
   @Test
   void aChartsContainerHooksRunFromItsRenderedManifestsWithFindingsInItsTemplates() throws Exception {
-    Path chart = dir.resolve("web");
-    Files.createDirectories(chart.resolve("templates"));
-    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: web\nversion: 1.0.0\n");
-    Files.writeString(chart.resolve("values.yaml"), "drainSeconds: 1\n");
-    Files.writeString(chart.resolve("templates/pod.yaml"), """
+    Path chart = chart("web", "drainSeconds: 1\n", "pod.yaml", """
         apiVersion: v1
         kind: Pod
         metadata:

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -47,6 +46,8 @@ final class PodWorker {
   static final long MINIMUM_STOP_SECONDS = 2;
   // The kubelet's MaxContainerBackOff.
   private static final long MAX_BACKOFF_MILLIS = 300_000;
+  /** How soon a container whose ConfigMap or Secret is missing is tried again: the kubelet's next pod sync. */
+  private static final long CONFIG_RETRY_MILLIS = 1_000;
   private static final String DEADLINE_MESSAGE = "Pod was active on the node longer than the specified deadline";
 
   private final NodeAgent agent;
@@ -77,6 +78,8 @@ final class PodWorker {
     String message;
     int restartCount;
     boolean backingOff;
+    // Why the container cannot be created yet, while it waits in CreateContainerConfigError.
+    String configError;
     // The run before the current one, as lastState shows it after a restart.
     ContainerState lastState;
 
@@ -100,9 +103,6 @@ final class PodWorker {
 
   /** Starts the containers one after the other, as the kubelet's SyncPod does. */
   void start() {
-    for (Slot slot : slots) {
-      environment(slot);
-    }
     try {
       Sandbox.PodNetwork opened = agent.sandbox().openNetwork();
       synchronized (this) {
@@ -186,20 +186,30 @@ final class PodWorker {
     return volumes;
   }
 
-  private void environment(Slot slot) {
-    slot.env.put("HOSTNAME", pod.getMetadata().getName());
-    for (EnvVar var : slot.spec.getEnv() == null ? List.<EnvVar>of() : slot.spec.getEnv()) {
-      if (var.getValueFrom() != null) {
-        agent.timeline().add(key, slot.spec.getName(), Mark.WARNING,
-            "env " + var.getName() + " uses valueFrom, which the embedded node does not resolve; it is left unset");
-      } else {
-        slot.env.put(var.getName(), var.getValue() == null ? "" : var.getValue());
+  /**
+   * A ConfigMap, Secret or key the environment needs is missing: the container waits in
+   * {@code CreateContainerConfigError} and is tried again a little later, as the kubelet does on its next sync
+   * of the pod, until it can start or the pod ends.
+   */
+  private void waitForConfig(Slot slot, String message) {
+    boolean changed;
+    synchronized (this) {
+      changed = !message.equals(slot.configError);
+      slot.configError = message;
+    }
+    if (changed) {
+      event(slot.spec.getName(), true, "Failed", "Error: " + message);
+      agent.timeline().add(key, slot.spec.getName(), Mark.WARNING, "cannot create the container: " + message);
+      publishStatus();
+    }
+    agent.scheduler().schedule(() -> agent.executor().execute(() -> {
+      synchronized (this) {
+        if (ending()) {
+          return;
+        }
       }
-    }
-    if (slot.spec.getEnvFrom() != null && !slot.spec.getEnvFrom().isEmpty()) {
-      agent.timeline().add(key, slot.spec.getName(), Mark.WARNING,
-          "envFrom is not resolved by the embedded node; those variables are left unset");
-    }
+      startContainer(slot);
+    }), CONFIG_RETRY_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private void startContainer(Slot slot) {
@@ -218,6 +228,20 @@ final class PodWorker {
       publishStatus();
       return;
     }
+    Map<String, String> env;
+    try {
+      env = new Environment(agent.client(), pod, w -> agent.timeline().add(key, name, Mark.WARNING, w))
+          .of(slot.spec);
+    } catch (Environment.ConfigError e) {
+      waitForConfig(slot, e.getMessage());
+      return;
+    }
+    synchronized (this) {
+      slot.configError = null;
+      slot.env.clear();
+      slot.env.putAll(env);
+    }
+    argv.replaceAll(word -> Environment.expand(word, env));
     try {
       slot.process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv, slot.env,
           slot.spec.getWorkingDir(), mounts(slot), agent.imageRoot(slot.spec.getImage()));
@@ -532,6 +556,9 @@ final class PodWorker {
       } else if (slot.running) {
         state = new ContainerStateBuilder().withNewRunning().withStartedAt(time(slot.startedAt)).endRunning().build();
         anyRunning = true;
+      } else if (slot.configError != null) {
+        state = new ContainerStateBuilder().withNewWaiting().withReason("CreateContainerConfigError")
+            .withMessage(slot.configError).endWaiting().build();
       } else {
         state = new ContainerStateBuilder().withNewWaiting().withReason("ContainerCreating").endWaiting().build();
       }

@@ -44,7 +44,10 @@ public record Sequence(String kind, String name, String namespace, List<Item> it
   /** A pod that ran for a hook: its phase (and reason) and each container's last exit, restarts and output. */
   public record PodOutput(String name, String phase, String reason, List<ContainerOutput> containers) {}
 
-  /** A container of such a pod; {@code exitCode} is null while it runs, {@code message} says why it ended. */
+  /**
+   * A container of such a pod; {@code exitCode} is null while it runs or waits ({@code reason} then says why it
+   * waits), {@code message} says why it ended or waits.
+   */
   public record ContainerOutput(String name, Integer exitCode, String reason, String message, int restarts,
       String output) {}
 }

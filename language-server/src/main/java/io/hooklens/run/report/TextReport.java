@@ -232,7 +232,8 @@ public final class TextReport {
     for (Sequence.PodOutput pod : item.pods()) {
       line("    pod " + pod.name() + ": " + pod.phase() + (pod.reason() == null ? "" : " (" + pod.reason() + ")"));
       for (Sequence.ContainerOutput c : pod.containers()) {
-        line("      " + c.name() + ": " + (c.exitCode() == null ? "running" : "exit " + c.exitCode())
+        line("      " + c.name() + ": " + (c.exitCode() != null ? "exit " + c.exitCode()
+            : c.reason() != null ? "waiting" : "running")
             + (c.restarts() > 0 ? ", " + c.restarts() + " restarts" : "")
             + (c.message() == null || c.message().isEmpty() ? "" : " (" + c.reason() + ": " + c.message() + ")"));
         String output = c.output() == null ? "" : c.output().strip();

@@ -364,12 +364,12 @@ class NodeAgentTest {
   }
 
   @Test
-  void unsupportedEnvIsLeftUnsetWithAWarning() throws InterruptedException {
-    Pod pod = new PodBuilder(pod("env-from", 2, STOPS_ON_TERM, null, exec("sh", "-c", "echo ${SECRET-unset}")))
-        .editSpec().editFirstContainer().addNewEnv().withName("SECRET").withNewValueFrom().withNewSecretKeyRef()
-        .withName("s").withKey("k").endSecretKeyRef().endValueFrom().endEnv().endContainer().endSpec().build();
+  void aResourceFieldInEnvIsLeftUnsetWithAWarning() throws InterruptedException {
+    Pod pod = new PodBuilder(pod("env-from", 2, STOPS_ON_TERM, null, exec("sh", "-c", "echo ${MEMORY-unset}")))
+        .editSpec().editFirstContainer().addNewEnv().withName("MEMORY").withNewValueFrom().withNewResourceFieldRef()
+        .withResource("limits.memory").endResourceFieldRef().endValueFrom().endEnv().endContainer().endSpec().build();
     try (History history = runAndDelete(pod)) {
-      assertTrue(mark("env-from", Mark.WARNING).detail().contains("SECRET"));
+      assertTrue(mark("env-from", Mark.WARNING).detail().contains("MEMORY"));
       assertEquals("unset\n", mark("env-from", Mark.PRE_STOP_ENDED).output());
       assertTrue(Objects.nonNull(history.last()));
     }
