@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.hooklens.run.cluster.EmbeddedCluster;
+import io.hooklens.run.RunFixture;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -26,37 +26,27 @@ import org.junit.jupiter.api.Test;
  * the ConfigMap it needs exists.
  */
 class EnvironmentTest {
-  private static EmbeddedCluster cluster;
+  private static RunFixture run;
   private static NodeAgent agent;
   private static KubernetesClient client;
 
   @BeforeAll
   static void start() {
-    cluster = EmbeddedCluster.start();
-    client = cluster.client();
-    agent = NodeAgent.start(client);
-    assertTrue(agent.isolated(), "bubblewrap must be installed (run-tests installs it)");
+    run = new RunFixture();
+    agent = run.agent;
+    client = run.client;
   }
 
   @AfterAll
   static void stop() {
-    agent.close();
-    cluster.close();
+    run.close();
   }
 
   private static Pod await(String name, Predicate<Pod> condition) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 10_000;
-    Pod pod = null;
-    while (System.currentTimeMillis() < deadline) {
-      pod = client.pods().withName(name).get();
-      if (pod != null && condition.test(pod)) {
-        return pod;
-      }
-      Thread.sleep(20);
-    }
-    fail("pod " + name + " never reached the expected state: " + (pod == null ? null : pod.getStatus())
-        + "; node timeline: " + agent.timeline().of("default/" + name));
-    return null;
+    return run.await("pod " + name + " in the expected state", () -> {
+      Pod pod = client.pods().withName(name).get();
+      return pod != null && condition.test(pod) ? pod : null;
+    }, 10_000);
   }
 
   private static boolean ended(Pod pod) {
