@@ -21,8 +21,10 @@ import io.hooklens.run.report.JsonReport;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.SvgTimeline;
 import io.hooklens.run.report.TextReport;
+import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -106,6 +108,11 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--kubeconfig", paramLabel = "FILE",
       description = "The kubeconfig for --context (default: $KUBECONFIG, then ~/.kube/config).")
   Path kubeconfig;
+
+  @Option(names = "--hold",
+      description = "On the embedded cluster: after the report, keep its API and what still runs until Enter, "
+          + "for kubectl with the kubeconfig the run prints.")
+  boolean hold;
 
   @Option(names = "--yes", description = "Run without asking (for CI).")
   boolean yes;
@@ -212,6 +219,9 @@ public final class RunCommand implements Callable<Integer> {
     }
     if (gracePeriod != null && gracePeriod < 0) {
       return Optional.of("--grace-period must not be negative");
+    }
+    if (hold && context != null) {
+      return Optional.of("--hold keeps the embedded cluster; a real cluster stays anyway");
     }
     if (kubeconfig != null && context == null) {
       return Optional.of("--kubeconfig goes with --context");
@@ -356,16 +366,32 @@ public final class RunCommand implements Callable<Integer> {
     // Ctrl-C or a CI timeout: the pods, the namespace and every process still go.
     Thread cleanup = new Thread(runner::close, "hooklens-run-cleanup");
     Runtime.getRuntime().addShutdownHook(cleanup);
-    RunReport report;
     try {
-      report = job.run(runner);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      err.println("hooklens: the run was stopped; what it created was removed");
-      return ExitCodes.FINDINGS;
-    } catch (RunException e) {
-      err.println("hooklens: " + e.getMessage());
-      return ExitCodes.USAGE;
+      RunReport report;
+      try {
+        report = job.run(runner);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        err.println("hooklens: the run was stopped; what it created was removed");
+        return ExitCodes.FINDINGS;
+      } catch (RunException e) {
+        err.println("hooklens: " + e.getMessage());
+        return ExitCodes.USAGE;
+      }
+      if (timeline != null) {
+        AtomicFiles.write(timeline, SvgTimeline.render(report).getBytes(StandardCharsets.UTF_8));
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.print(format == Format.json ? JsonReport.render(report) + "\n"
+          : TextReport.render(report, width(), useColor()));
+      out.flush();
+      if (timeline != null) {
+        err.println("hooklens: timeline written to " + timeline);
+      }
+      if (hold) {
+        hold(runner, err);
+      }
+      return report.succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
     } finally {
       runner.close();
       try {
@@ -374,16 +400,15 @@ public final class RunCommand implements Callable<Integer> {
         // The JVM is already shutting down; the hook runs close() again, which does nothing now.
       }
     }
-    if (timeline != null) {
-      AtomicFiles.write(timeline, SvgTimeline.render(report).getBytes(StandardCharsets.UTF_8));
-    }
-    PrintWriter out = spec.commandLine().getOut();
-    out.print(format == Format.json ? JsonReport.render(report) + "\n" : TextReport.render(report, width(), useColor()));
-    out.flush();
-    if (timeline != null) {
-      err.println("hooklens: timeline written to " + timeline);
-    }
-    return report.succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
+  }
+
+  /** Keeps the embedded cluster serving until a line (or the end) comes on standard input. */
+  private static void hold(Runner runner, PrintWriter err) throws IOException {
+    err.println("hooklens: the embedded cluster keeps serving"
+        + runner.kubeconfig().map(k -> ": kubectl --kubeconfig " + k + " get pods,jobs,events").orElse("")
+        + "; press Enter to end it");
+    err.flush();
+    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
   }
 
   private static int width() {

@@ -22,6 +22,8 @@ import io.hooklens.run.report.Sequence;
 import io.hooklens.run.report.Step;
 import io.hooklens.run.report.SvgTimeline;
 import io.hooklens.run.report.TextReport;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -30,6 +32,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -67,6 +70,7 @@ public final class Runner implements AutoCloseable {
   private EmbeddedCluster cluster;
   private NodeAgent agent;
   private JobController jobs;
+  private Path apiConfig;
   private KubernetesClient client;
   private String namespace;
   private final List<String> created = new ArrayList<>();
@@ -130,6 +134,13 @@ public final class Runner implements AutoCloseable {
       SvgTimeline.render(report);
       JsonReport.render(report);
       return report;
+    }
+  }
+
+  /** The kubeconfig written for the embedded cluster while it runs, for kubectl; empty on a real cluster. */
+  public Optional<Path> kubeconfig() {
+    synchronized (lock) {
+      return Optional.ofNullable(apiConfig);
     }
   }
 
@@ -249,6 +260,12 @@ public final class Runner implements AutoCloseable {
         // A real cluster has its own Job controller; the embedded one needs ours for Helm's hook Jobs.
         jobs = JobController.start(client);
         namespace = EmbeddedCluster.NAMESPACE;
+        try {
+          apiConfig = cluster.writeKubeconfig(Files.createTempDirectory("hooklens-run-").resolve("kubeconfig"));
+          progress.line(0, "cluster", "while it runs: kubectl --kubeconfig " + apiConfig + " get pods,jobs,events");
+        } catch (IOException e) {
+          progress.line(0, "cluster", "no kubeconfig for kubectl: " + e.getMessage());
+        }
       } else {
         Config config = kubeconfig == null ? Config.autoConfigure(context)
             : Config.fromKubeconfig(context, kubeconfig.toFile());
@@ -398,6 +415,18 @@ public final class Runner implements AutoCloseable {
     return e.getEventTime() == null ? null : e.getEventTime().getTime();
   }
 
+  private void deleteApiConfig() {
+    if (apiConfig != null) {
+      try {
+        Files.deleteIfExists(apiConfig);
+        Files.deleteIfExists(apiConfig.getParent());
+      } catch (IOException e) {
+        progress.line(0, "cluster", "cannot delete " + apiConfig + ": " + e.getMessage());
+      }
+      apiConfig = null;
+    }
+  }
+
   /**
    * Stops waiting, deletes the pods and the namespace the run created, kills every process the node
    * agent started and closes the client. Safe to call more than once and from another thread.
@@ -431,6 +460,7 @@ public final class Runner implements AutoCloseable {
         } else {
           client.close();
         }
+        deleteApiConfig();
         client = null;
       }
     }

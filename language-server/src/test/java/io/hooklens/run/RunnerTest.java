@@ -1,6 +1,7 @@
 package io.hooklens.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.cluster.EmbeddedCluster;
+import io.hooklens.run.cluster.EmbeddedClusterTest;
 import io.hooklens.run.node.NodeAgent;
 import io.hooklens.run.report.HookResult;
 import io.hooklens.run.report.RunReport;
@@ -60,6 +62,33 @@ class RunnerTest {
                 exec:
                   command: ["sh", "-c", "%s"]
       """;
+
+  @Test
+  void anEmbeddedRunWritesAKubeconfigThatKubectlReadsWhileItRunsAndDeletesIt() throws Exception {
+    try (Runner runner = Runner.embedded(Map.of(), 20, (s, pod, what) -> { })) {
+      CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return runner.run(plan(STOPS_ON_TERM.formatted(3, "sleep 2")), List.of());
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      long deadline = System.currentTimeMillis() + 20_000;
+      String pods = "";
+      while (!pods.contains("pod/ctx") && System.currentTimeMillis() < deadline) {
+        Thread.sleep(100);
+        if (runner.kubeconfig().isPresent()) {
+          pods = EmbeddedClusterTest.kubectl(runner.kubeconfig().get(), "get", "pods,events");
+        }
+      }
+      assertTrue(pods.contains("pod/ctx"), pods);
+      Path kubeconfig = runner.kubeconfig().get();
+      run.get(30, TimeUnit.SECONDS);
+      runner.close();
+      assertTrue(runner.kubeconfig().isEmpty());
+      assertFalse(Files.exists(kubeconfig), "the kubeconfig goes with the cluster");
+    }
+  }
 
   @Test
   void aContextRunUsesAThrowAwayNamespaceAndReadsWhatHappenedThroughTheApi() throws Exception {

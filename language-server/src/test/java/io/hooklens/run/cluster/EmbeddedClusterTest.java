@@ -28,7 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class EmbeddedClusterTest {
+public class EmbeddedClusterTest {
   private static final Logger LOG = Logger.getLogger(EmbeddedClusterTest.class.getName());
   private static EmbeddedCluster cluster;
 
@@ -148,7 +148,7 @@ class EmbeddedClusterTest {
     client.pods().withName("pod-grace").withGracePeriod(0).delete();
   }
 
-  static String kubectl(Path kubeconfig, String... args) throws IOException, InterruptedException {
+  public static String kubectl(Path kubeconfig, String... args) throws IOException, InterruptedException {
     List<String> command = new java.util.ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
