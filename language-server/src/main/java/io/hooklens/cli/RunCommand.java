@@ -9,6 +9,7 @@ import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.ContainerPlan;
+import io.hooklens.run.Images;
 import io.hooklens.run.Origin;
 import io.hooklens.run.PlannedHook;
 import io.hooklens.run.PodPlan;
@@ -100,6 +101,12 @@ public final class RunCommand implements Callable<Integer> {
           + "read-only, instead of the host's (repeatable; needs bubblewrap).")
   Map<String, Path> imageRoots = new LinkedHashMap<>();
 
+  @Option(names = "--image", paramLabel = "IMAGE=ARCHIVE",
+      description = "Run containers of IMAGE from ARCHIVE, an image saved with docker save or podman save (or an "
+          + "OCI layout in a tar): its files, read-only, and its entrypoint, env and working directory "
+          + "(repeatable; needs bubblewrap).")
+  Map<String, Path> imageArchives = new LinkedHashMap<>();
+
   @Option(names = "--context", paramLabel = "NAME",
       description = "Run on the cluster of this kubeconfig context, in a namespace of its own that is deleted "
           + "afterwards, instead of the embedded cluster.")
@@ -167,26 +174,38 @@ public final class RunCommand implements Callable<Integer> {
     }
     HookDocument doc = read.get().doc();
     boolean sandbox = context == null && Runner.sandboxAvailable();
-    if (!imageRoots.isEmpty() && !sandbox) {
-      err.println("hooklens: --image-root needs bubblewrap on the embedded cluster"
+    if ((!imageRoots.isEmpty() || !imageArchives.isEmpty()) && !sandbox) {
+      err.println("hooklens: --image and --image-root need bubblewrap on the embedded cluster"
           + (context != null ? "; a real cluster runs the images themselves" : ", and bubblewrap is missing or cannot "
           + "create namespaces here (install Debian's bubblewrap)"));
       return ExitCodes.USAGE;
     }
-    List<Finding> findings = read.get().findings();
+    try (Images images = Images.of(imageRoots, imageArchives)) {
+      return plan(read.get(), images, sandbox, err);
+    } catch (IOException e) {
+      err.println("hooklens: cannot unpack an image: " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+  }
+
+  private int plan(Read read, Images images, boolean sandbox, PrintWriter err) throws IOException {
+    HookDocument doc = read.doc();
+    List<Finding> findings = read.findings();
     if (event != null || rollout) {
       SequencePlan plan = event != null
-          ? SequencePlan.helm(doc, event, Duration.ofSeconds(timeout), context == null, read.get().origins())
+          ? SequencePlan.helm(doc, event, Duration.ofSeconds(timeout), images, context == null, read.origins())
           : SequencePlan.rollout(doc, resource, Duration.ofSeconds(timeout));
-      return ask(plan.problems(), () -> describe(plan, sandbox), err, runner -> runner.run(plan, findings));
+      return ask(plan.problems(), () -> describe(plan, sandbox), images, err, runner -> runner.run(plan, findings));
     }
     RunPlan plan = RunPlan.of(doc, new Selection(hook == null ? "all" : hook.name(), container, resource, -1,
-        gracePeriod)).withOrigins(read.get().origins());
-    return ask(plan.problems(), () -> describe(plan, sandbox), err, runner -> runner.run(plan, findings));
+        gracePeriod), images).withOrigins(read.origins());
+    return ask(plan.problems(), () -> describe(plan, images, sandbox), images, err,
+        runner -> runner.run(plan, findings));
   }
 
   /** Runs a plan once the user agreed to what it will do; refuses a plan with problems. */
-  private int ask(List<String> problems, Supplier<String> description, PrintWriter err, Job job) throws IOException {
+  private int ask(List<String> problems, Supplier<String> description, Images images, PrintWriter err, Job job)
+      throws IOException {
     if (!problems.isEmpty()) {
       problems.forEach(p -> err.println("hooklens: " + p));
       return ExitCodes.USAGE;
@@ -196,7 +215,7 @@ public final class RunCommand implements Callable<Integer> {
     if (!consent(err)) {
       return ExitCodes.USAGE;
     }
-    return run(job, err);
+    return run(job, images, err);
   }
 
   /** Options that do not go together, refused rather than ignored. */
@@ -225,6 +244,14 @@ public final class RunCommand implements Callable<Integer> {
     }
     if (kubeconfig != null && context == null) {
       return Optional.of("--kubeconfig goes with --context");
+    }
+    if (!imageArchives.isEmpty() && context != null) {
+      return Optional.of("--image gives the embedded cluster an image; a real cluster pulls its own");
+    }
+    for (Map.Entry<String, Path> archive : imageArchives.entrySet()) {
+      if (!Files.isRegularFile(archive.getValue())) {
+        return Optional.of("--image " + archive.getKey() + "=" + archive.getValue() + ": no such file");
+      }
     }
     for (Map.Entry<String, Path> root : imageRoots.entrySet()) {
       if (!Files.isDirectory(root.getValue())) {
@@ -293,7 +320,7 @@ public final class RunCommand implements Callable<Integer> {
   }
 
   /** Exactly what will run, for consent. */
-  private String describe(RunPlan plan, boolean sandbox) {
+  private String describe(RunPlan plan, Images images, boolean sandbox) {
     StringBuilder s = new StringBuilder();
     String where = context == null ? "on this machine (embedded cluster)"
         : "on the cluster of context " + context + ", in a new namespace deleted afterwards";
@@ -305,7 +332,7 @@ public final class RunCommand implements Callable<Integer> {
           : origin.file() + ":" + (origin.position().line() + 1)).append(") as pod ").append(pod.podName()).append(", grace period ").append(pod.graceSeconds())
           .append(" s\n");
       for (ContainerPlan c : pod.containers()) {
-        Path root = imageRoots.get(c.image());
+        Path root = images.root(c.image());
         s.append("    container \"").append(c.name()).append("\" runs: ").append(RunPlan.shell(c.command()))
             .append(root != null ? "  (inside " + root + ")" : "").append('\n');
         for (PlannedHook h : c.hooks()) {
@@ -354,14 +381,14 @@ public final class RunCommand implements Callable<Integer> {
     RunReport run(Runner runner) throws InterruptedException;
   }
 
-  private int run(Job job, PrintWriter err) throws IOException {
+  private int run(Job job, Images images, PrintWriter err) throws IOException {
     Runner.Progress progress = (seconds, pod, what) -> {
       synchronized (err) {
         err.printf(Locale.ROOT, "[%6.2f s] %s: %s%n", seconds, pod, what);
         err.flush();
       }
     };
-    Runner runner = context == null ? Runner.embedded(imageRoots, startTimeout, progress)
+    Runner runner = context == null ? Runner.embedded(images, startTimeout, progress)
         : Runner.context(context, kubeconfig, startTimeout, progress);
     // Ctrl-C or a CI timeout: the pods, the namespace and every process still go.
     Thread cleanup = new Thread(runner::close, "hooklens-run-cleanup");

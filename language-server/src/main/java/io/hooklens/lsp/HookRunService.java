@@ -11,6 +11,7 @@ import io.hooklens.core.model.Resource;
 import io.hooklens.rules.helm.HookPlan;
 import io.hooklens.rules.openshift.DcHook;
 import io.hooklens.run.ContainerPlan;
+import io.hooklens.run.Images;
 import io.hooklens.run.PlannedHook;
 import io.hooklens.run.PodPlan;
 import io.hooklens.run.RunException;
@@ -29,7 +30,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -220,7 +220,7 @@ final class HookRunService {
         return shown(status("refused", "a Helm run needs an event"));
       }
       SequencePlan plan = HELM.equals(kind)
-          ? SequencePlan.helm(parsed.model(), string(args, "event"), SEQUENCE_TIMEOUT, true, null)
+          ? SequencePlan.helm(parsed.model(), string(args, "event"), SEQUENCE_TIMEOUT, Images.NONE, true, null)
           : SequencePlan.rollout(parsed.model(), string(args, "resource"), SEQUENCE_TIMEOUT);
       String title = HELM.equals(kind) ? "Running helm " + plan.name() + " hooks" : "Running the rollout of "
           + plan.name();
@@ -250,7 +250,7 @@ final class HookRunService {
     Progress progress = new Progress(givenToken);
     progress.begin(planned.title());
     RunReport report;
-    try (Runner runner = Runner.embedded(Map.of(), START_TIMEOUT_SECONDS, (seconds, pod, what) -> {
+    try (Runner runner = Runner.embedded(Images.NONE, START_TIMEOUT_SECONDS, (seconds, pod, what) -> {
       String line = String.format(java.util.Locale.ROOT, "%.2f s %s: %s", seconds, pod, what);
       log.info("run: " + line);
       progress.report(line);

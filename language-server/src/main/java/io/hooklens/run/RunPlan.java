@@ -76,6 +76,11 @@ public final class RunPlan {
 
   /** Plans the selected hooks of a manifest. */
   public static RunPlan of(HookDocument doc, Selection selection) {
+    return of(doc, selection, Images.NONE);
+  }
+
+  /** Plans the selected hooks of a manifest, with images that give containers without command an entrypoint. */
+  public static RunPlan of(HookDocument doc, Selection selection, Images images) {
     List<String> problems = new ArrayList<>();
     if (doc.parsed().templated()) {
       problems.add(doc.name() + " is a chart template: its values are known only once Helm renders it; run the "
@@ -113,7 +118,7 @@ public final class RunPlan {
       if (selected.isEmpty()) {
         continue;
       }
-      pods.add(podPlan(doc, spec, selected, selection, names, problems));
+      pods.add(podPlan(doc, spec, selected, selection, names, problems, images));
     }
     if (withHooks.isEmpty()) {
       problems.add(doc.name() + " has no postStart or preStop hook in a pod template's containers");
@@ -139,7 +144,7 @@ public final class RunPlan {
   }
 
   private static PodPlan podPlan(HookDocument doc, PodSpec spec, List<Handler> selected, Selection selection,
-      Set<String> names, List<String> problems) {
+      Set<String> names, List<String> problems, Images images) {
     Resource owner = spec.owner();
     List<String> notes = new ArrayList<>();
     ObjectNode specJson = (ObjectNode) JsonTree.of(spec.node());
@@ -200,21 +205,21 @@ public final class RunPlan {
           hooks.add(new PlannedHook(c.getName(), h.hook().field(), describe(handler, c), handlerRange(h)));
         }
       }
-      List<String> argv = new ArrayList<>();
-      boolean hasCommand = c.getCommand() != null && !c.getCommand().isEmpty();
-      if (hasCommand) {
-        argv.addAll(c.getCommand());
-        if (c.getArgs() != null) {
-          argv.addAll(c.getArgs());
-        }
-      } else {
-        problems.add(owner.displayName() + ": container \"" + c.getName() + "\" has no command: the image's "
-            + "entrypoint is not known here, so it cannot run. Add a command (with --image-root "
-            + c.getImage() + "=DIR it runs inside the image's files, e.g. from docker export)");
+      List<String> argv = images.argv(c.getImage(), c.getCommand(), c.getArgs());
+      if (argv.isEmpty()) {
+        problems.add(noCommand(owner.displayName(), c));
       }
-      containers.add(new ContainerPlan(c.getName(), c.getImage(), List.copyOf(argv), hooks));
+      containers.add(new ContainerPlan(c.getName(), c.getImage(), argv, hooks));
     }
     return new PodPlan(owner, name, grace, containers, notes, pod);
+  }
+
+  /** Why a container cannot run on the embedded node: nothing says what it runs. */
+  static String noCommand(String owner, Container c) {
+    return owner + ": container \"" + c.getName() + "\" has no command, and the entrypoint of " + c.getImage()
+        + " is not known here, so it cannot run on this machine. Give the image (docker save " + c.getImage()
+        + " -o image.tar, then --image " + c.getImage() + "=image.tar), add a command, or run it on a cluster "
+        + "with --context";
   }
 
   /** Leaves out the containers not selected, and from the others the hooks not selected. */

@@ -62,7 +62,7 @@ public final class Runner implements AutoCloseable {
 
   private final String context;
   private final Path kubeconfig;
-  private final Map<String, Path> imageRoots;
+  private final Images images;
   private final Progress progress;
   private final long startTimeoutSeconds;
   private final Object lock = new Object();
@@ -75,11 +75,10 @@ public final class Runner implements AutoCloseable {
   private String namespace;
   private final List<String> created = new ArrayList<>();
 
-  private Runner(String context, Path kubeconfig, Map<String, Path> imageRoots, long startTimeoutSeconds,
-      Progress progress) {
+  private Runner(String context, Path kubeconfig, Images images, long startTimeoutSeconds, Progress progress) {
     this.context = context;
     this.kubeconfig = kubeconfig;
-    this.imageRoots = Map.copyOf(imageRoots);
+    this.images = images;
     this.startTimeoutSeconds = startTimeoutSeconds;
     this.progress = progress;
   }
@@ -87,11 +86,11 @@ public final class Runner implements AutoCloseable {
   /**
    * A runner on the embedded cluster and its node agent.
    *
-   * @param imageRoots unpacked image filesystems by image name
+   * @param images the images containers run from, by name (the caller closes them after the runner)
    * @param startTimeoutSeconds how long to wait for a pod's containers to run (postStart included)
    */
-  public static Runner embedded(Map<String, Path> imageRoots, long startTimeoutSeconds, Progress progress) {
-    return new Runner(null, null, imageRoots, startTimeoutSeconds, progress);
+  public static Runner embedded(Images images, long startTimeoutSeconds, Progress progress) {
+    return new Runner(null, null, images, startTimeoutSeconds, progress);
   }
 
   /**
@@ -101,7 +100,7 @@ public final class Runner implements AutoCloseable {
    *     {@code ~/.kube/config})
    */
   public static Runner context(String context, Path kubeconfig, long startTimeoutSeconds, Progress progress) {
-    return new Runner(Objects.requireNonNull(context), kubeconfig, Map.of(), startTimeoutSeconds, progress);
+    return new Runner(Objects.requireNonNull(context), kubeconfig, Images.NONE, startTimeoutSeconds, progress);
   }
 
   /** Whether the embedded node can isolate containers here (bubblewrap works). */
@@ -118,7 +117,7 @@ public final class Runner implements AutoCloseable {
     PodPlan pod = plan.pods().get(0);
     try (EmbeddedCluster cluster = EmbeddedCluster.start();
         PodObserver observer = new PodObserver(cluster.client(), EmbeddedCluster.NAMESPACE, pod.podName(), w -> { })) {
-      Runner runner = new Runner(null, null, Map.of(), 1, (s, p, w) -> { });
+      Runner runner = new Runner(null, null, Images.NONE, 1, (s, p, w) -> { });
       runner.client = cluster.client();
       runner.namespace = EmbeddedCluster.NAMESPACE;
       long created = System.nanoTime();
@@ -256,7 +255,7 @@ public final class Runner implements AutoCloseable {
       if (context == null) {
         cluster = EmbeddedCluster.start();
         client = cluster.client();
-        agent = NodeAgent.start(client, imageRoots);
+        agent = NodeAgent.start(client, images.byName());
         // A real cluster has its own Job controller; the embedded one needs ours for Helm's hook Jobs.
         jobs = JobController.start(client);
         namespace = EmbeddedCluster.NAMESPACE;

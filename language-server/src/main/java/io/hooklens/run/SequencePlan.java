@@ -56,10 +56,11 @@ public final class SequencePlan {
    * Plans a Helm operation ({@link #OPERATIONS}) or one event ({@code pre-install}, ...) of a rendered manifest.
    *
    * @param timeout how long Helm waits for each hook ({@code --timeout})
-   * @param embedded whether it runs on the embedded node, which needs each container's command
+   * @param images the images the embedded node has, whose entrypoints stand in for a missing command
+   * @param embedded whether it runs on the embedded node, which needs to know what each container runs
    * @param origins where a rendered place comes from, for a chart; null for a plain file
    */
-  public static SequencePlan helm(HookDocument doc, String event, Duration timeout, boolean embedded,
+  public static SequencePlan helm(HookDocument doc, String event, Duration timeout, Images images, boolean embedded,
       Function<Range, Origin> origins) {
     List<String> problems = new ArrayList<>();
     List<String> lines = new ArrayList<>();
@@ -90,7 +91,7 @@ public final class SequencePlan {
             + (step.defaultPolicy() ? " (default)" : "");
         lines.add("  " + position++ + ". " + step.kind() + "/" + step.name() + " (weight " + step.weight()
             + ", delete policies " + policies + ")");
-        containers(step.resource(), embedded, lines, problems);
+        containers(step.resource(), images, embedded, lines, problems);
       }
       if (operation && i == 0 && !"test".equals(event)) {
         List<Resource> release = HookPlan.releaseResources(doc);
@@ -127,7 +128,8 @@ public final class SequencePlan {
   }
 
   /** The containers a hook object's pods run, for consent. */
-  private static void containers(Resource resource, boolean embedded, List<String> lines, List<String> problems) {
+  private static void containers(Resource resource, Images images, boolean embedded, List<String> lines,
+      List<String> problems) {
     HasMetadata object;
     try {
       object = Manifests.toObject(resource, "default");
@@ -143,20 +145,13 @@ public final class SequencePlan {
       return;
     }
     for (Container c : spec.getContainers() == null ? List.<Container>of() : spec.getContainers()) {
-      List<String> argv = new ArrayList<>();
-      if (c.getCommand() != null) {
-        argv.addAll(c.getCommand());
-      }
-      if (!argv.isEmpty() && c.getArgs() != null) {
-        argv.addAll(c.getArgs());
-      }
+      List<String> argv = (embedded ? images : Images.NONE).argv(c.getImage(), c.getCommand(), c.getArgs());
       if (argv.isEmpty() && embedded) {
-        problems.add(resource.kind() + "/" + resource.name() + ": container \"" + c.getName() + "\" has no command: "
-            + "the image's entrypoint is not known here, so it cannot run on this machine. Add a command, or run it "
-            + "on a cluster with --context");
+        problems.add(RunPlan.noCommand(resource.kind() + "/" + resource.name(), c));
       }
       lines.add("     container \"" + c.getName() + "\" runs: " + (argv.isEmpty() ? "the entrypoint of " + c.getImage()
-          : RunPlan.shell(argv)));
+          : RunPlan.shell(argv)) + (embedded && images.has(c.getImage()) ? "  (inside " + images.root(c.getImage())
+          + ")" : ""));
     }
   }
 

@@ -161,7 +161,7 @@ class RunCommandTest {
         """);
     CliRun r = CliRun.of("run", "--yes", file.toString());
     assertEquals(2, r.exit());
-    assertTrue(r.err().contains("container \"nginx\" has no command") && r.err().contains("--image-root nginx:1.27="),
+    assertTrue(r.err().contains("container \"nginx\" has no command") && r.err().contains("--image nginx:1.27="),
         r.err());
   }
 

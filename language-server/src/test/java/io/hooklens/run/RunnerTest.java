@@ -16,7 +16,9 @@ import io.hooklens.run.report.HookResult;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.Step;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +28,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,7 +70,7 @@ class RunnerTest {
 
   @Test
   void anEmbeddedRunWritesAKubeconfigThatKubectlReadsWhileItRunsAndDeletesIt() throws Exception {
-    try (Runner runner = Runner.embedded(Map.of(), 20, (s, pod, what) -> { })) {
+    try (Runner runner = Runner.embedded(Images.NONE, 20, (s, pod, what) -> { })) {
       CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> {
         try {
           return runner.run(plan(STOPS_ON_TERM.formatted(3, "sleep 2")), List.of());
@@ -178,13 +183,102 @@ class RunnerTest {
                     command: ["/bin/cat", "/etc/image-name"]
         """;
     RunReport report;
-    try (Runner runner = Runner.embedded(Map.of("example/tiny:1", root), 20, (s, pod, what) -> { })) {
+    try (Images images = Images.of(Map.of("example/tiny:1", root), Map.of());
+        Runner runner = Runner.embedded(images, 20, (s, pod, what) -> { })) {
       report = runner.run(plan(yaml), List.of());
     }
     HookResult postStart = report.steps().get(0).hooks().get(0);
     assertEquals("succeeded", postStart.status(), postStart.toString());
     assertEquals("tiny image\n", postStart.output());
     assertTrue(report.succeeded(), report.toString());
+  }
+
+  @Test
+  void anImageArchiveGivesAContainerWithoutCommandItsFilesEntrypointEnvAndWorkingDirectory() throws Exception {
+    Path root = tinyImage(dir.resolve("tiny"));
+    Files.createDirectories(root.resolve("work"));
+    Path archive = dockerSave(root, "example/tiny:2", """
+        {"config":{"Entrypoint":["/bin/sh","-c"],
+          "Cmd":["trap 'exit 0' TERM; echo \\"$GREETING from $PWD\\" > /tmp/said; while true; do sleep 0.1; done"],
+          "Env":["PATH=/bin","GREETING=hello"],"WorkingDir":"/work"}}
+        """);
+    String yaml = """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: saved
+        spec:
+          terminationGracePeriodSeconds: 2
+          containers:
+            - name: app
+              image: example/tiny:2
+              lifecycle:
+                preStop:
+                  exec:
+                    command: ["/bin/cat", "/tmp/said"]
+        """;
+    RunReport report;
+    Path unpacked;
+    try (Images images = Images.of(Map.of(), Map.of("example/tiny:2", archive))) {
+      unpacked = images.root("example/tiny:2");
+      assertTrue(Files.isRegularFile(unpacked.resolve("bin/sh")), "the archive's layer is unpacked");
+      RunPlan plan = RunPlan.of(LINTER.parse("saved.yaml", yaml), Selection.all(), images);
+      assertEquals(List.of(), plan.problems(), "an image with an entrypoint needs no command");
+      assertEquals(List.of("/bin/sh", "-c", "trap 'exit 0' TERM; echo \"$GREETING from $PWD\" > /tmp/said; while "
+          + "true; do sleep 0.1; done"), plan.pods().get(0).containers().get(0).command());
+      try (Runner runner = Runner.embedded(images, 20, (s, pod, what) -> { })) {
+        report = runner.run(plan, List.of());
+      }
+    }
+    HookResult preStop = report.steps().get(0).hooks().get(0);
+    assertEquals("hello from /work\n", preStop.output(), preStop.toString());
+    assertTrue(report.succeeded(), report.toString());
+    assertFalse(Files.exists(unpacked), "what was unpacked goes with the run");
+    String withoutImage = RunPlan.of(LINTER.parse("saved.yaml", yaml), Selection.all()).problems().get(0);
+    assertTrue(withoutImage.contains("docker save example/tiny:2 -o image.tar, then --image example/tiny:2=image.tar"),
+        withoutImage);
+  }
+
+  /** The tar docker save writes for one image of one layer: the root's files, and the config given. */
+  private Path dockerSave(Path root, String name, String config) throws IOException {
+    Path layer = dir.resolve("layer.tar");
+    try (TarArchiveOutputStream out = new TarArchiveOutputStream(Files.newOutputStream(layer));
+        Stream<Path> walk = Files.walk(root)) {
+      out.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+      for (Path p : walk.sorted().toList()) {
+        if (p.equals(root)) {
+          continue;
+        }
+        String entryName = root.relativize(p).toString();
+        TarArchiveEntry e;
+        if (Files.isSymbolicLink(p)) {
+          e = new TarArchiveEntry(entryName, TarArchiveEntry.LF_SYMLINK);
+          e.setLinkName(Files.readSymbolicLink(p).toString());
+        } else {
+          e = new TarArchiveEntry(p.toFile(), entryName);
+          e.setMode((Files.isDirectory(p) ? 040000 : 0100000) | (Files.isExecutable(p) ? 0755 : 0644));
+        }
+        out.putArchiveEntry(e);
+        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          Files.copy(p, out);
+        }
+        out.closeArchiveEntry();
+      }
+    }
+    Path archive = dir.resolve("saved.tar");
+    Map<String, byte[]> files = Map.of("manifest.json", ("[{\"Config\":\"config.json\",\"RepoTags\":[\"" + name
+        + "\"],\"Layers\":[\"layer/layer.tar\"]}]").getBytes(StandardCharsets.UTF_8),
+        "config.json", config.getBytes(StandardCharsets.UTF_8), "layer/layer.tar", Files.readAllBytes(layer));
+    try (TarArchiveOutputStream out = new TarArchiveOutputStream(Files.newOutputStream(archive))) {
+      for (Map.Entry<String, byte[]> f : files.entrySet()) {
+        TarArchiveEntry e = new TarArchiveEntry(f.getKey());
+        e.setSize(f.getValue().length);
+        out.putArchiveEntry(e);
+        out.write(f.getValue());
+        out.closeArchiveEntry();
+      }
+    }
+    return archive;
   }
 
   /** A root filesystem with a shell, cat and sleep and the libraries they load, as an unpacked image has. */

@@ -53,14 +53,14 @@ public final class NodeAgent implements AutoCloseable {
   private volatile Duration restartBackoff = DEFAULT_RESTART_BACKOFF;
   private Path volumeRoot;
   private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
-  private final Map<String, Path> imageRoots;
+  private final Map<String, Image> images;
   private volatile Watch watch;
   private volatile boolean closed;
 
-  private NodeAgent(KubernetesClient client, Sandbox sandbox, Map<String, Path> imageRoots) {
+  private NodeAgent(KubernetesClient client, Sandbox sandbox, Map<String, Image> images) {
     this.client = client;
     this.sandbox = sandbox;
-    this.imageRoots = Map.copyOf(imageRoots);
+    this.images = Map.copyOf(images);
     this.hooks = new HookRunner(sandbox);
     this.events = new EventRecorder(client, NODE_NAME);
   }
@@ -71,16 +71,16 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /**
-   * Starts the agent (isolated where bubblewrap works) with unpacked image filesystems: a container whose
-   * {@code image} is a key runs with that directory as its read-only root.
+   * Starts the agent (isolated where bubblewrap works) with images: a container whose {@code image} is a key runs
+   * with that image's filesystem as its read-only root, and its entrypoint, env and working directory.
    */
-  public static NodeAgent start(KubernetesClient client, Map<String, Path> imageRoots) {
+  public static NodeAgent start(KubernetesClient client, Map<String, Image> images) {
     Sandbox sandbox = Sandbox.detect(newMarker());
     if (!sandbox.isolated()) {
       LOG.warning("bubblewrap is missing or cannot create namespaces here: hooks run as plain processes with the "
           + "host's network and filesystem (install Debian's bubblewrap to isolate them)");
     }
-    return start(client, sandbox, imageRoots);
+    return start(client, sandbox, images);
   }
 
   /** Whether containers would run isolated here: bubblewrap is installed and can create namespaces. */
@@ -93,8 +93,8 @@ public final class NodeAgent implements AutoCloseable {
     return start(client, Sandbox.plain(newMarker()), Map.of());
   }
 
-  private static NodeAgent start(KubernetesClient client, Sandbox sandbox, Map<String, Path> imageRoots) {
-    NodeAgent agent = new NodeAgent(client, sandbox, imageRoots);
+  private static NodeAgent start(KubernetesClient client, Sandbox sandbox, Map<String, Image> images) {
+    NodeAgent agent = new NodeAgent(client, sandbox, images);
     agent.watch();
     return agent;
   }
@@ -241,9 +241,9 @@ public final class NodeAgent implements AutoCloseable {
     return closed;
   }
 
-  /** The unpacked filesystem to run an image in, or null for the host's. */
-  Path imageRoot(String image) {
-    return image == null ? null : imageRoots.get(image);
+  /** The image a container runs from, or null when it runs on the host's files. */
+  Image image(String name) {
+    return name == null ? null : images.get(name);
   }
 
   KubernetesClient client() {

@@ -186,6 +186,10 @@ final class PodWorker {
     return volumes;
   }
 
+  private static List<String> expand(List<String> words, Map<String, String> env) {
+    return words == null ? null : words.stream().map(w -> Environment.expand(w, env)).toList();
+  }
+
   /**
    * A ConfigMap, Secret or key the environment needs is missing: the container waits in
    * {@code CreateContainerConfigError} and is tried again a little later, as the kubelet does on its next sync
@@ -214,26 +218,29 @@ final class PodWorker {
 
   private void startContainer(Slot slot) {
     String name = slot.spec.getName();
-    List<String> argv = new ArrayList<>();
-    if (slot.spec.getCommand() != null) {
-      argv.addAll(slot.spec.getCommand());
+    Image image = agent.image(slot.spec.getImage());
+    // The image's environment comes first; the container's overrides it, as in a container runtime.
+    Map<String, String> env = new LinkedHashMap<>();
+    if (image != null) {
+      for (String pair : image.env()) {
+        int eq = pair.indexOf('=');
+        env.put(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : pair.substring(eq + 1));
+      }
     }
-    if (slot.spec.getArgs() != null) {
-      argv.addAll(slot.spec.getArgs());
-    }
-    if (slot.spec.getCommand() == null || slot.spec.getCommand().isEmpty()) {
-      finish(slot, 128, "StartError", "container " + name
-          + " has no command; the embedded node runs commands on the host and cannot read the image's entrypoint");
-      event(name, true, "Failed", "Error: " + slot.message);
-      publishStatus();
-      return;
-    }
-    Map<String, String> env;
     try {
-      env = new Environment(agent.client(), pod, w -> agent.timeline().add(key, name, Mark.WARNING, w))
-          .of(slot.spec);
+      env.putAll(new Environment(agent.client(), pod, w -> agent.timeline().add(key, name, Mark.WARNING, w))
+          .of(slot.spec));
     } catch (Environment.ConfigError e) {
       waitForConfig(slot, e.getMessage());
+      return;
+    }
+    // The kubelet expands $(NAME) in the container's command and args, not in the image's.
+    List<String> argv = Image.argv(image, expand(slot.spec.getCommand(), env), expand(slot.spec.getArgs(), env));
+    if (argv.isEmpty()) {
+      finish(slot, 128, "StartError", "container " + name + " has no command, and the embedded node knows no "
+          + "entrypoint for " + slot.spec.getImage() + " (give its image archive, from docker save)");
+      event(name, true, "Failed", "Error: " + slot.message);
+      publishStatus();
       return;
     }
     synchronized (this) {
@@ -241,10 +248,11 @@ final class PodWorker {
       slot.env.clear();
       slot.env.putAll(env);
     }
-    argv.replaceAll(word -> Environment.expand(word, env));
     try {
+      String workingDir = slot.spec.getWorkingDir() != null && !slot.spec.getWorkingDir().isEmpty()
+          ? slot.spec.getWorkingDir() : image == null ? null : image.workingDir();
       slot.process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv, slot.env,
-          slot.spec.getWorkingDir(), mounts(slot), agent.imageRoot(slot.spec.getImage()));
+          workingDir, mounts(slot), image == null ? null : image.root());
     } catch (IOException e) {
       finish(slot, 128, "StartError", e.getMessage());
       event(name, true, "Failed", "Error: " + e.getMessage());
