@@ -2,6 +2,7 @@ package io.hooklens.bench;
 
 import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
+import io.hooklens.run.Images;
 import io.hooklens.run.RunPlan;
 import io.hooklens.run.Runner;
 import io.hooklens.run.Selection;
@@ -11,7 +12,6 @@ import io.hooklens.run.report.Step;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What the runner adds to a hook's own duration: a preStop {@code sleep 1} (exec, in the sandbox) run
@@ -52,7 +52,7 @@ public final class RunnerOverhead {
       new ProcessBuilder("sleep", "1").start().waitFor();
       direct.add((System.nanoTime() - start) / 1_000_000);
       RunReport report;
-      try (Runner runner = Runner.embedded(Map.of(), 30, (s, p, w) -> { })) {
+      try (Runner runner = Runner.embedded(Images.NONE, 30, (s, p, w) -> { })) {
         report = runner.run(plan, List.of());
       }
       Step step = report.steps().get(0);

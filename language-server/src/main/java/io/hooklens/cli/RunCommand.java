@@ -328,9 +328,10 @@ public final class RunCommand implements Callable<Integer> {
         .append(where).append(":\n");
     for (PodPlan pod : plan.pods()) {
       Origin origin = plan.origin(Range.at(pod.line(), 0));
-      s.append("  ").append(pod.resource()).append(" (").append(origin == null ? plan.source() + ":" + (pod.line() + 1)
-          : origin.file() + ":" + (origin.position().line() + 1)).append(") as pod ").append(pod.podName()).append(", grace period ").append(pod.graceSeconds())
-          .append(" s\n");
+      String at = origin == null ? plan.source() + ":" + (pod.line() + 1)
+          : origin.file() + ":" + (origin.position().line() + 1);
+      s.append("  ").append(pod.resource()).append(" (").append(at).append(") as pod ").append(pod.podName())
+          .append(", grace period ").append(pod.graceSeconds()).append(" s\n");
       for (ContainerPlan c : pod.containers()) {
         Path root = images.root(c.image());
         s.append("    container \"").append(c.name()).append("\" runs: ").append(RunPlan.shell(c.command()))

@@ -135,8 +135,8 @@ final class HookRunService {
           args.addProperty("kind", HELM);
           args.addProperty("event", event.name());
           args.addProperty("show", "report");
-          lenses.add(new CodeLens(positions.range(step.source()), new Command("▶ Run " + event.name() + " hooks locally ("
-              + event.steps().size() + ")", RUN_HOOK, List.of(args)), null));
+          String title = "▶ Run " + event.name() + " hooks locally (" + event.steps().size() + ")";
+          lenses.add(new CodeLens(positions.range(step.source()), new Command(title, RUN_HOOK, List.of(args)), null));
         }
       }
     }

@@ -149,10 +149,8 @@ public final class RunPlan {
     List<String> notes = new ArrayList<>();
     ObjectNode specJson = (ObjectNode) JsonTree.of(spec.node());
     keepContainers(specJson, selected, selection, notes);
-    for (String field : List.of("initContainers", "ephemeralContainers")) {
-      if (specJson.remove(field) != null) {
-        notes.add(field + " are left out: the runner starts only the regular containers");
-      }
+    if (specJson.remove("ephemeralContainers") != null) {
+      notes.add("ephemeralContainers are left out: they exist only for debugging a running pod");
     }
     // A real cluster would refuse the pod in a fresh namespace, or pin it to a node that may not exist.
     for (String field : List.of("nodeName", "serviceAccountName", "serviceAccount")) {
@@ -195,6 +193,17 @@ public final class RunPlan {
     }
     long grace = pod.getSpec().getTerminationGracePeriodSeconds() == null ? PodSpec.DEFAULT_GRACE_SECONDS
         : Math.max(0, pod.getSpec().getTerminationGracePeriodSeconds());
+    // Init containers run first, as the kubelet runs them; they are described, not reported on.
+    for (Container c : pod.getSpec().getInitContainers() == null ? List.<Container>of()
+        : pod.getSpec().getInitContainers()) {
+      List<String> argv = images.argv(c.getImage(), c.getCommand(), c.getArgs());
+      if (argv.isEmpty()) {
+        problems.add(noCommand(owner.displayName(), c));
+      }
+      notes.add(("Always".equals(c.getRestartPolicy()) ? "sidecar \"" + c.getName() + "\" starts first and runs beside "
+          + "the app (its hooks run too, unreported): " : "init container \"" + c.getName() + "\" runs first, to "
+          + "completion: ") + shell(argv));
+    }
     List<ContainerPlan> containers = new ArrayList<>();
     for (Container c : pod.getSpec().getContainers()) {
       List<PlannedHook> hooks = new ArrayList<>();

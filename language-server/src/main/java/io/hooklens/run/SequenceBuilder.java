@@ -76,7 +76,8 @@ final class SequenceBuilder {
         }
         items.add(new Sequence.Item(phase.event(), "hook", hook.kind() + "/" + hook.name(), hook.weight(),
             List.copyOf(policies), hook.outcome().name().toLowerCase(Locale.ROOT).replace('_', '-'), hook.message(),
-            ms(hook.createdNanos()), ms(hook.finishedNanos()), hook.deletion() == null ? null : hook.deletion().policy(),
+            ms(hook.createdNanos()), ms(hook.finishedNanos()),
+            hook.deletion() == null ? null : hook.deletion().policy(),
             hook.deletion() == null ? null : ms(hook.deletion().nanos()), pods(hook.pods()), List.of(),
             resource == null ? List.of() : predictions(resource.root().range())));
       }

@@ -23,7 +23,10 @@ import java.util.function.Function;
  * plan with problems must not run.
  */
 public final class SequencePlan {
-  /** The Helm operations {@code --event} takes besides single events: each runs its pre event, the release, its post event. */
+  /**
+   * The Helm operations {@code --event} takes besides single events: each runs its pre event, the release, its
+   * post event.
+   */
   public static final List<String> OPERATIONS = List.of("install", "upgrade", "rollback", "uninstall", "test");
 
   /** What runs. */
@@ -144,14 +147,17 @@ public final class SequencePlan {
       lines.add("     created only: Helm runs nothing for a " + resource.kind());
       return;
     }
-    for (Container c : spec.getContainers() == null ? List.<Container>of() : spec.getContainers()) {
+    List<Container> all = new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
+    all.addAll(spec.getContainers() == null ? List.of() : spec.getContainers());
+    for (Container c : all) {
+      boolean init = spec.getInitContainers() != null && spec.getInitContainers().contains(c);
       List<String> argv = (embedded ? images : Images.NONE).argv(c.getImage(), c.getCommand(), c.getArgs());
       if (argv.isEmpty() && embedded) {
         problems.add(RunPlan.noCommand(resource.kind() + "/" + resource.name(), c));
       }
-      lines.add("     container \"" + c.getName() + "\" runs: " + (argv.isEmpty() ? "the entrypoint of " + c.getImage()
-          : RunPlan.shell(argv)) + (embedded && images.has(c.getImage()) ? "  (inside " + images.root(c.getImage())
-          + ")" : ""));
+      String runs = argv.isEmpty() ? "the entrypoint of " + c.getImage() : RunPlan.shell(argv);
+      String inside = embedded && images.has(c.getImage()) ? "  (inside " + images.root(c.getImage()) + ")" : "";
+      lines.add("     " + (init ? "init container" : "container") + " \"" + c.getName() + "\" runs: " + runs + inside);
     }
   }
 

@@ -194,6 +194,45 @@ class RunnerTest {
   }
 
   @Test
+  void anInitContainerRunsBeforeTheAppWhoseHooksSeeWhatItPrepared() throws Exception {
+    String yaml = """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: prepared
+        spec:
+          template:
+            spec:
+              terminationGracePeriodSeconds: 2
+              initContainers:
+                - name: prepare
+                  image: debian:12
+                  command: ["sh", "-c", "echo prepared > /shared/state"]
+                  volumeMounts: [{name: shared, mountPath: /shared}]
+              containers:
+                - name: app
+                  image: debian:12
+                  command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 0.1; done"]
+                  volumeMounts: [{name: shared, mountPath: /shared}]
+                  lifecycle:
+                    preStop:
+                      exec:
+                        command: ["cat", "/shared/state"]
+              volumes: [{name: shared, emptyDir: {}}]
+        """;
+    RunPlan plan = plan(yaml);
+    assertTrue(plan.pods().get(0).notes().contains("init container \"prepare\" runs first, to completion: sh -c "
+        + "'echo prepared > /shared/state'"), plan.pods().get(0).notes().toString());
+    RunReport report;
+    try (Runner runner = Runner.embedded(Images.NONE, 20, (s, pod, what) -> { })) {
+      report = runner.run(plan, List.of());
+    }
+    HookResult preStop = report.steps().get(0).hooks().get(0);
+    assertEquals("prepared\n", preStop.output(), preStop.toString());
+    assertTrue(report.succeeded(), report.toString());
+  }
+
+  @Test
   void anImageArchiveGivesAContainerWithoutCommandItsFilesEntrypointEnvAndWorkingDirectory() throws Exception {
     Path root = tinyImage(dir.resolve("tiny"));
     Files.createDirectories(root.resolve("work"));

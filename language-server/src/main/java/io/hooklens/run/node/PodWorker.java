@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,23 +49,33 @@ final class PodWorker {
   private static final long MAX_BACKOFF_MILLIS = 300_000;
   /** How soon a container whose ConfigMap or Secret is missing is tried again: the kubelet's next pod sync. */
   private static final long CONFIG_RETRY_MILLIS = 1_000;
+  private static final long INIT_POLL_MILLIS = 20;
   private static final String DEADLINE_MESSAGE = "Pod was active on the node longer than the specified deadline";
 
   private final NodeAgent agent;
   private final String key;
   private final Pod pod;
   private final List<Slot> slots = new ArrayList<>();
+  private final List<Slot> inits = new ArrayList<>();
   private final Instant startTime = Instant.now();
   private final Object statusLock = new Object();
   private Sandbox.PodNetwork network;
   private boolean terminating;
   private boolean stopped;
   private boolean deadlineExceeded;
+  // An init container failed under restartPolicy Never: the pod failed before its app containers started.
+  private boolean initFailed;
+  // Every app container has ended: sidecars are stopped now, and not restarted.
+  private boolean appsDone;
   private Path volumes;
+
+  /** What a container is to the pod: an app container, an init container run to completion, or a sidecar. */
+  private enum Kind { APP, INIT, SIDECAR }
 
   /** A container of the pod and what the node knows of it. */
   private final class Slot {
     final Container spec;
+    final Kind kind;
     final Map<String, String> env = new LinkedHashMap<>();
     final StringBuilder earlierLogs = new StringBuilder();
     volatile CountDownLatch exited = new CountDownLatch(1);
@@ -83,8 +94,9 @@ final class PodWorker {
     // The run before the current one, as lastState shows it after a restart.
     ContainerState lastState;
 
-    Slot(Container spec) {
+    Slot(Container spec, Kind kind) {
       this.spec = spec;
+      this.kind = kind;
     }
   }
 
@@ -92,8 +104,12 @@ final class PodWorker {
     this.agent = agent;
     this.pod = pod;
     this.key = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    for (Container container : pod.getSpec().getInitContainers() == null ? List.<Container>of()
+        : pod.getSpec().getInitContainers()) {
+      inits.add(new Slot(container, "Always".equals(container.getRestartPolicy()) ? Kind.SIDECAR : Kind.INIT));
+    }
     for (Container container : pod.getSpec().getContainers()) {
-      slots.add(new Slot(container));
+      slots.add(new Slot(container, Kind.APP));
     }
   }
 
@@ -113,7 +129,7 @@ final class PodWorker {
         network = opened;
       }
     } catch (IOException e) {
-      for (Slot slot : slots) {
+      for (Slot slot : all()) {
         finish(slot, 128, "StartError", e.getMessage());
       }
       publishStatus();
@@ -124,6 +140,9 @@ final class PodWorker {
     if (deadline != null) {
       agent.scheduler().schedule(() -> agent.executor().execute(this::deadlineExceeded), deadline, TimeUnit.SECONDS);
     }
+    if (!runInits()) {
+      return;
+    }
     for (Slot slot : slots) {
       synchronized (this) {
         if (ending()) {
@@ -132,6 +151,50 @@ final class PodWorker {
       }
       startContainer(slot);
     }
+  }
+
+  /**
+   * The init containers, in order, as the kubelet runs them: each regular one to completion (restarted after a
+   * failure with the crash-loop back-off unless the pod's restartPolicy is Never, which fails the pod), each
+   * sidecar ({@code restartPolicy: Always}) started, its postStart done, and left running. False when the app
+   * containers must not start.
+   */
+  private boolean runInits() {
+    for (Slot init : inits) {
+      synchronized (this) {
+        if (ending() || initFailed) {
+          return false;
+        }
+      }
+      startContainer(init);
+      if (init.kind == Kind.SIDECAR) {
+        continue;
+      }
+      while (true) {
+        synchronized (this) {
+          if (ending() || initFailed) {
+            return false;
+          }
+          if (init.exitCode != null && init.exitCode == 0) {
+            break;
+          }
+        }
+        try {
+          Thread.sleep(INIT_POLL_MILLIS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Every container of the pod: init containers and sidecars first. */
+  private List<Slot> all() {
+    List<Slot> all = new ArrayList<>(inits);
+    all.addAll(slots);
+    return all;
   }
 
   // Whether the containers are being stopped for good: no start and no restart any more.
@@ -288,8 +351,10 @@ final class PodWorker {
 
   // A kubelet event about the pod, or about one of its containers.
   private void event(String container, boolean warning, String reason, String message) {
-    agent.events().record(pod, container == null ? null : "spec.containers{" + container + "}", "kubelet", warning,
-        reason, message);
+    boolean init = inits.stream().anyMatch(s -> s.spec.getName().equals(container));
+    agent.events().record(pod, container == null ? null
+        : (init ? "spec.initContainers{" : "spec.containers{") + container + "}", "kubelet", warning, reason,
+        message);
   }
 
   private long podGrace() {
@@ -302,9 +367,12 @@ final class PodWorker {
     slot.process.reap();
     finish(slot, code, code == 0 ? "Completed" : "Error", null);
     boolean restart;
+    boolean failsPod;
     synchronized (this) {
-      restart = restarts(code) && !ending();
+      restart = restarts(slot, code) && !ending();
       slot.backingOff = restart;
+      failsPod = slot.kind == Kind.INIT && code != 0 && !restart && !ending();
+      initFailed |= failsPod;
     }
     slot.exited.countDown();
     if (restart) {
@@ -312,19 +380,46 @@ final class PodWorker {
       return;
     }
     publishStatus();
+    if (slot.kind != Kind.APP) {
+      if (failsPod) {
+        agent.executor().execute(this::stopSidecars);
+      }
+      return;
+    }
     boolean allDone;
     synchronized (this) {
       allDone = slots.stream().allMatch(s -> s.exitCode != null && !s.backingOff) && !terminating;
+      appsDone |= allDone;
     }
     if (allDone) {
-      closeNetwork();
+      agent.executor().execute(this::stopSidecars);
     }
   }
 
+  /**
+   * The app containers have all ended, or an init container failed the pod: the sidecars are stopped as on
+   * deletion, the last started first, and the pod's network goes.
+   */
+  private void stopSidecars() {
+    List<Slot> sidecars = new ArrayList<>(inits.stream().filter(s -> s.kind == Kind.SIDECAR).toList());
+    Collections.reverse(sidecars);
+    for (Slot sidecar : sidecars) {
+      killContainer(sidecar, podGrace(), "Killing");
+    }
+    publishStatus();
+    closeNetwork();
+  }
+
   // The API server defaults restartPolicy to Always; the embedded cluster does not default, so the node does.
-  private boolean restarts(int code) {
+  // An init container is restarted only after a failure, and never under Never; a sidecar always, until the app
+  // containers are done.
+  private boolean restarts(Slot slot, int code) {
     String policy = pod.getSpec().getRestartPolicy();
-    return policy == null || "Always".equals(policy) || (code != 0 && "OnFailure".equals(policy));
+    return switch (slot.kind) {
+      case SIDECAR -> !appsDone && !initFailed;
+      case INIT -> code != 0 && !"Never".equals(policy);
+      case APP -> policy == null || "Always".equals(policy) || (code != 0 && "OnFailure".equals(policy));
+    };
   }
 
   /**
@@ -378,7 +473,7 @@ final class PodWorker {
         return;
       }
       deadlineExceeded = true;
-      slots.forEach(s -> s.backingOff = false);
+      all().forEach(s -> s.backingOff = false);
     }
     event(null, true, "DeadlineExceeded", DEADLINE_MESSAGE);
     killAll(podGrace(), "DeadlineExceeded");
@@ -448,11 +543,17 @@ final class PodWorker {
     }
   }
 
-  /** Stops every container in parallel; false when interrupted. */
+  /**
+   * Stops every container: the app containers and a running init container in parallel, then the sidecars, the
+   * last started first, as the kubelet stops a pod with sidecars; false when interrupted.
+   */
   private boolean killAll(long graceSeconds, String why) {
     List<Future<?>> kills = new ArrayList<>();
-    for (Slot slot : slots) {
-      kills.add(agent.executor().submit(() -> killContainer(slot, graceSeconds, why)));
+    long start = System.nanoTime();
+    for (Slot slot : all()) {
+      if (slot.kind != Kind.SIDECAR) {
+        kills.add(agent.executor().submit(() -> killContainer(slot, graceSeconds, why)));
+      }
     }
     for (Future<?> kill : kills) {
       try {
@@ -464,6 +565,12 @@ final class PodWorker {
         return false;
       }
     }
+    List<Slot> sidecars = new ArrayList<>(inits.stream().filter(s -> s.kind == Kind.SIDECAR).toList());
+    Collections.reverse(sidecars);
+    for (Slot sidecar : sidecars) {
+      long left = graceSeconds - TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+      killContainer(sidecar, Math.max(left, 0), why);
+    }
     return true;
   }
 
@@ -474,14 +581,14 @@ final class PodWorker {
         return;
       }
       terminating = true;
-      slots.forEach(s -> s.backingOff = false);
+      all().forEach(s -> s.backingOff = false);
     }
     agent.timeline().add(key, null, Mark.DELETE_OBSERVED, "grace period " + graceSeconds + " s");
     agent.executor().submit(() -> {
       if (!killAll(graceSeconds, "Killing")) {
         return;
       }
-      for (Slot slot : slots) {
+      for (Slot slot : all()) {
         finish(slot, 0, "Completed", null);
       }
       publishStatus();
@@ -502,7 +609,7 @@ final class PodWorker {
     synchronized (this) {
       stopped = true;
     }
-    for (Slot slot : slots) {
+    for (Slot slot : all()) {
       if (slot.process != null && slot.process.process.isAlive()) {
         agent.timeline().add(key, slot.spec.getName(), Mark.SIGKILL, "pod removed");
         slot.process.kill();
@@ -529,12 +636,12 @@ final class PodWorker {
 
   /** Whether any process of this pod may still run. */
   boolean active() {
-    return slots.stream().anyMatch(s -> s.process != null && s.process.process.isAlive());
+    return all().stream().anyMatch(s -> s.process != null && s.process.process.isAlive());
   }
 
   /** The container's output so far over all its runs (empty before it starts). */
   String log(String container) {
-    return slots.stream().filter(s -> s.spec.getName().equals(container)).findFirst()
+    return all().stream().filter(s -> s.spec.getName().equals(container)).findFirst()
         .map(s -> s.earlierLogs + (s.log == null ? "" : s.log.text())).orElse("");
   }
 
@@ -545,48 +652,61 @@ final class PodWorker {
   }
 
   private synchronized PodStatus status() {
+    List<ContainerStatus> initStatuses = new ArrayList<>();
+    boolean initialized = true;
+    for (Slot init : inits) {
+      initStatuses.add(containerStatus(init, "PodInitializing"));
+      initialized &= init.kind == Kind.SIDECAR ? init.running || init.exitCode != null
+          : init.exitCode != null && init.exitCode == 0;
+    }
     List<ContainerStatus> statuses = new ArrayList<>();
     boolean allTerminated = true;
     boolean anyRunning = false;
     boolean allReady = true;
     boolean allZero = true;
     for (Slot slot : slots) {
-      ContainerState state;
-      ContainerState last = slot.lastState;
-      if (slot.backingOff) {
-        state = new ContainerStateBuilder().withNewWaiting().withReason("CrashLoopBackOff").withMessage(slot.message)
-            .endWaiting().build();
-        last = terminated(slot);
-        anyRunning = true;
-      } else if (slot.exitCode != null) {
-        state = terminated(slot);
-        allZero &= slot.exitCode == 0;
-      } else if (slot.running) {
-        state = new ContainerStateBuilder().withNewRunning().withStartedAt(time(slot.startedAt)).endRunning().build();
-        anyRunning = true;
-      } else if (slot.configError != null) {
-        state = new ContainerStateBuilder().withNewWaiting().withReason("CreateContainerConfigError")
-            .withMessage(slot.configError).endWaiting().build();
-      } else {
-        state = new ContainerStateBuilder().withNewWaiting().withReason("ContainerCreating").endWaiting().build();
-      }
+      statuses.add(containerStatus(slot, initialized ? "ContainerCreating" : "PodInitializing"));
       allTerminated &= slot.exitCode != null && !slot.backingOff;
+      anyRunning |= slot.running || slot.backingOff;
       allReady &= slot.running;
-      statuses.add(new ContainerStatusBuilder().withName(slot.spec.getName()).withImage(slot.spec.getImage())
-          .withImageID("").withContainerID(slot.process == null ? null : "hooklens://" + slot.process.process.pid())
-          .withReady(slot.running).withStarted(slot.running).withRestartCount(slot.restartCount).withState(state)
-          .withLastState(last).build());
+      allZero &= slot.exitCode == null || slot.exitCode == 0;
     }
-    String phase = deadlineExceeded ? "Failed"
+    String phase = deadlineExceeded || initFailed ? "Failed"
+        : !initialized ? "Pending"
         : allTerminated ? (allZero ? "Succeeded" : "Failed") : anyRunning ? "Running" : "Pending";
-    String ready = allReady ? "True" : "False";
+    String ready = allReady && initialized ? "True" : "False";
     String now = time(startTime);
     return new PodStatusBuilder().withPhase(phase).withHostIP("127.0.0.1").withPodIP("127.0.0.1")
         .withReason(deadlineExceeded ? "DeadlineExceeded" : null).withMessage(deadlineExceeded ? DEADLINE_MESSAGE : null)
         .withStartTime(now)
-        .withConditions(condition("PodScheduled", "True", now), condition("Initialized", "True", now),
+        .withConditions(condition("PodScheduled", "True", now),
+            condition("Initialized", initialized ? "True" : "False", now),
             condition("ContainersReady", ready, now), condition("Ready", ready, now))
-        .withContainerStatuses(statuses).build();
+        .withInitContainerStatuses(initStatuses).withContainerStatuses(statuses).build();
+  }
+
+  /** @param waiting why a container that has not started waits */
+  private ContainerStatus containerStatus(Slot slot, String waiting) {
+    ContainerState state;
+    ContainerState last = slot.lastState;
+    if (slot.backingOff) {
+      state = new ContainerStateBuilder().withNewWaiting().withReason("CrashLoopBackOff").withMessage(slot.message)
+          .endWaiting().build();
+      last = terminated(slot);
+    } else if (slot.exitCode != null) {
+      state = terminated(slot);
+    } else if (slot.running) {
+      state = new ContainerStateBuilder().withNewRunning().withStartedAt(time(slot.startedAt)).endRunning().build();
+    } else if (slot.configError != null) {
+      state = new ContainerStateBuilder().withNewWaiting().withReason("CreateContainerConfigError")
+          .withMessage(slot.configError).endWaiting().build();
+    } else {
+      state = new ContainerStateBuilder().withNewWaiting().withReason(waiting).endWaiting().build();
+    }
+    return new ContainerStatusBuilder().withName(slot.spec.getName()).withImage(slot.spec.getImage())
+        .withImageID("").withContainerID(slot.process == null ? null : "hooklens://" + slot.process.process.pid())
+        .withReady(slot.running).withStarted(slot.running).withRestartCount(slot.restartCount).withState(state)
+        .withLastState(last).build();
   }
 
   private static PodCondition condition(String type, String status, String time) {

@@ -90,8 +90,8 @@ public final class SequenceVerdicts {
   private static Verdict dcHook(Sequence.Item item) {
     String policy = item.policies().isEmpty() ? "" : item.policies().get(0);
     String took = Verdicts.seconds(item.durationMs());
-    int restarts = item.pods().stream().flatMap(p -> p.containers().stream()).mapToInt(Sequence.ContainerOutput::restarts)
-        .sum();
+    int restarts = item.pods().stream().flatMap(p -> p.containers().stream())
+        .mapToInt(Sequence.ContainerOutput::restarts).sum();
     String tries = restarts > 0 ? " on try " + (restarts + 1) : "";
     if ("succeeded".equals(item.outcome())) {
       String text = item.tags().isEmpty() ? "succeeded after " + took + tries

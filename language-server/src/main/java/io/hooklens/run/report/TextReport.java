@@ -254,8 +254,8 @@ public final class TextReport {
         line("      static analysis: no finding on this hook");
       }
       for (Prediction p : v.predicted()) {
-        line("      static analysis: " + p.rule() + " " + p.severity() + " at " + (p.file() == null ? "" : p.file() + ":")
-            + p.line() + ":" + p.column() + ": "
+        String at = (p.file() == null ? "" : p.file() + ":") + p.line() + ":" + p.column();
+        line("      static analysis: " + p.rule() + " " + p.severity() + " at " + at + ": "
             + p.message());
       }
     }
