@@ -7,10 +7,8 @@ import com.google.gson.JsonParser;
 import io.hooklens.cli.HelmChartRendering;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.BuiltInRules;
-import java.io.IOException;
-import java.io.PipedInputStream;
-import java.io.PipedOutputStream;
-import java.io.UncheckedIOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -45,15 +43,17 @@ final class LspSession implements AutoCloseable {
   final LanguageServer remote;
   final InitializeResult initialized;
   private final CompletableFuture<Integer> run = new CompletableFuture<>();
-  private final PipedOutputStream clientOut;
+  private final OutputStream clientOut;
 
   private LspSession(RuleRegistry registry, Object initializationOptions, Consumer<ClientCapabilities> capabilities,
       Consumer<RecordingClient> beforeInitialize) {
     try {
-      PipedInputStream serverIn = new PipedInputStream(PIPE_BYTES);
-      clientOut = new PipedOutputStream(serverIn);
-      PipedInputStream clientIn = new PipedInputStream(PIPE_BYTES);
-      PipedOutputStream serverOut = new PipedOutputStream(clientIn);
+      Pipe toServer = new Pipe(PIPE_BYTES);
+      InputStream serverIn = toServer.in;
+      clientOut = toServer.out;
+      Pipe toClient = new Pipe(PIPE_BYTES);
+      InputStream clientIn = toClient.in;
+      OutputStream serverOut = toClient.out;
       server = new HooklensLanguageServer(registry, "test", new HelmChartRendering(registry));
       Thread serving = new Thread(() -> {
         try {
@@ -75,8 +75,6 @@ final class LspSession implements AutoCloseable {
       init.setInitializationOptions(initializationOptions);
       initialized = remote.initialize(init).get(RecordingClient.TIMEOUT_MS, TimeUnit.MILLISECONDS);
       remote.initialized(new InitializedParams());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     } catch (Exception e) {
       throw new IllegalStateException("the session did not start", e);
     }
