@@ -6,6 +6,7 @@ import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.lsp.ChartRendering;
+import io.hooklens.run.Origin;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,5 +46,19 @@ public final class HelmChartRendering implements ChartRendering {
       files.add(new ChartFile(Path.of(f.displayName()).toAbsolutePath().normalize(), f.result(), f.valuesSets()));
     }
     return new Render(files, sets.size());
+  }
+
+  @Override
+  public Manifests manifests(Path chart, Config config) throws IOException {
+    ChartLinter.Rendering r = ChartLinter.render(chart, List.of(), ChartLinter.setValues(config.charts(), Map.of()),
+        config.targets().kubernetes());
+    if (r instanceof ChartLinter.Refused refused) {
+      throw new IOException("Helm cannot render " + chart + ": " + refused.message());
+    }
+    ChartLinter.Manifests m = (ChartLinter.Manifests) r;
+    return new Manifests(m.parsed(), range -> {
+      ChartLinter.Place place = m.place(range);
+      return new Origin(place.file(), place.range().start());
+    });
   }
 }

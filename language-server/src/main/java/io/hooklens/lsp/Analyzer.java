@@ -60,7 +60,12 @@ final class Analyzer {
 
   /** Runs the rules on a read snapshot. */
   LintResult lint(Parsed parsed, Config config) {
-    return linter.lint(parsed.model(), config);
+    return lint(parsed.model(), config);
+  }
+
+  /** Runs the rules on manifests read elsewhere, such as a rendered chart's. */
+  LintResult lint(HookDocument model, Config config) {
+    return linter.lint(model, config);
   }
 
   void forget(String uri) {

@@ -80,7 +80,7 @@ final class ChartCheckService {
   void touched(String uri) {
     Path file = ConfigService.path(uri);
     if (file != null) {
-      chartOf(file).ifPresent(this::schedule);
+      charts.chartOf(file).ifPresent(this::schedule);
     }
   }
 
@@ -107,26 +107,6 @@ final class ChartCheckService {
 
   void shutdown() {
     executor.shutdownNow();
-  }
-
-  /**
-   * The chart a file belongs to: the nearest directory above it with a Chart.yaml, or the chart whose
-   * {@code charts/} holds that one, since a subchart is rendered with its parent's values.
-   */
-  private Optional<Path> chartOf(Path file) {
-    Path dir = file.getParent();
-    while (dir != null && !charts.isChart(dir)) {
-      dir = dir.getParent();
-    }
-    if (dir == null) {
-      return Optional.empty();
-    }
-    while (dir.getParent() != null && dir.getParent().getFileName() != null
-        && dir.getParent().getFileName().toString().equals("charts") && dir.getParent().getParent() != null
-        && charts.isChart(dir.getParent().getParent())) {
-      dir = dir.getParent().getParent();
-    }
-    return Optional.of(dir);
   }
 
   private void schedule(Path chart) {

@@ -3,6 +3,7 @@ package io.hooklens.lsp;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.model.Container;
 import io.hooklens.core.model.Handler;
@@ -30,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -69,6 +71,7 @@ final class HookRunService {
   static final String RUN_HOOK = "hooklens.runHook";
   static final String RUN = "Run";
   static final String CANCEL = "Cancel";
+  private static final String CHART_YAML = "Chart.yaml";
   /** The {@code kind} of a run: container hooks (the default), a Helm event, a DeploymentConfig rollout. */
   static final String HELM = "helm";
   static final String ROLLOUT = "rollout";
@@ -80,6 +83,7 @@ final class HookRunService {
   private final DocumentStore store;
   private final Analyzer analyzer;
   private final ConfigService configs;
+  private final ChartRendering charts;
   private final ClientLog log;
   private final Supplier<LanguageClient> client;
   private final Supplier<ClientCapabilities> capabilities;
@@ -91,9 +95,10 @@ final class HookRunService {
   });
   private volatile Runner current;
 
-  HookRunService(DocumentStore store, Analyzer analyzer, ConfigService configs, ClientLog log,
-      Supplier<LanguageClient> client, Supplier<ClientCapabilities> capabilities) {
+  HookRunService(DocumentStore store, Analyzer analyzer, ConfigService configs, ChartRendering charts,
+      ClientLog log, Supplier<LanguageClient> client, Supplier<ClientCapabilities> capabilities) {
     this.store = store;
+    this.charts = charts;
     this.analyzer = analyzer;
     this.configs = configs;
     this.log = log;
@@ -101,15 +106,26 @@ final class HookRunService {
     this.capabilities = capabilities;
   }
 
-  /** The lenses of a document: above each hook of a regular container, run it; above preStop, its timeline. */
+  /**
+   * The lenses of a document: above each hook of a regular container, run it; above preStop, its timeline; on
+   * each Helm hook's events, run the event (in a chart template, the chart's event, rendered); on a
+   * DeploymentConfig, run its rollout.
+   */
   List<CodeLens> lenses(TextDocument doc) {
     Analyzer.Parsed parsed = analyzer.parse(doc);
     HookDocument model = parsed.model();
     List<CodeLens> lenses = new ArrayList<>();
-    if (!parsed.kubernetesLike() || model.parsed().templated()) {
+    if (!parsed.kubernetesLike()) {
       return lenses;
     }
     Positions positions = new Positions(model.source(), doc.text());
+    if (model.parsed().templated()) {
+      // A template's values exist only once Helm renders its chart: only the chart's Helm events can run.
+      Path file = ConfigService.path(doc.uri());
+      Optional<Path> chart = file == null ? Optional.empty() : charts.chartOf(file);
+      chart.ifPresent(dir -> helmLenses(doc, model, positions, dir, lenses));
+      return lenses;
+    }
     for (Handler h : model.handlers()) {
       Container c = h.container();
       if (c.kind() != Container.Kind.REGULAR || c.name() == null || model.resourceOf(h.key()) == null) {
@@ -125,21 +141,7 @@ final class HookRunService {
                 "timeline"))), null));
       }
     }
-    Set<String> seen = new HashSet<>();
-    for (HookPlan.Event event : HookPlan.of(model)) {
-      for (HookPlan.Step step : event.steps()) {
-        // One lens per hook and event, on the helm.sh/hook value; each runs the whole event, as Helm does.
-        if (seen.add(step.source() + " " + event.name())) {
-          JsonObject args = new JsonObject();
-          args.addProperty("uri", doc.uri());
-          args.addProperty("kind", HELM);
-          args.addProperty("event", event.name());
-          args.addProperty("show", "report");
-          String title = "▶ Run " + event.name() + " hooks locally (" + event.steps().size() + ")";
-          lenses.add(new CodeLens(positions.range(step.source()), new Command(title, RUN_HOOK, List.of(args)), null));
-        }
-      }
-    }
+    helmLenses(doc, model, positions, null, lenses);
     for (Resource r : model.resources()) {
       DcHook first = DcHook.of(r).stream().filter(DcHook::runsOnRollout).findFirst().orElse(null);
       if (DcHook.isDeploymentConfig(r) && first != null) {
@@ -153,6 +155,32 @@ final class HookRunService {
       }
     }
     return lenses;
+  }
+
+  /**
+   * One lens per Helm hook and event, on the {@code helm.sh/hook} value; each runs the whole event, as Helm does,
+   * of this file or, in a template, of its chart.
+   */
+  private static void helmLenses(TextDocument doc, HookDocument model, Positions positions, Path chart,
+      List<CodeLens> lenses) {
+    Set<String> seen = new HashSet<>();
+    for (HookPlan.Event event : HookPlan.of(model)) {
+      for (HookPlan.Step step : event.steps()) {
+        if (seen.add(step.source() + " " + event.name())) {
+          JsonObject args = new JsonObject();
+          args.addProperty("uri", doc.uri());
+          args.addProperty("kind", HELM);
+          args.addProperty("event", event.name());
+          args.addProperty("show", "report");
+          if (chart != null) {
+            args.addProperty("chart", chart.toString());
+          }
+          String title = chart != null ? "▶ Run the chart's " + event.name() + " hooks locally"
+              : "▶ Run " + event.name() + " hooks locally (" + event.steps().size() + ")";
+          lenses.add(new CodeLens(positions.range(step.source()), new Command(title, RUN_HOOK, List.of(args)), null));
+        }
+      }
+    }
   }
 
   private static JsonObject arguments(String uri, Handler h, String hook, String show) {
@@ -215,7 +243,27 @@ final class HookRunService {
     boolean sandbox = Runner.sandboxAvailable();
     String kind = string(args, "kind");
     Planned planned;
-    if (HELM.equals(kind) || ROLLOUT.equals(kind)) {
+    Supplier<List<Finding>> lint = () -> analyzer.lint(parsed, configs.configFor(uri)).findings();
+    if (HELM.equals(kind) && string(args, "chart") != null) {
+      Path chart = Path.of(string(args, "chart"));
+      Config config = configs.configFor(chart.resolve(CHART_YAML).toUri().toString());
+      ChartRendering.Manifests rendered;
+      try {
+        Optional<String> unavailable = charts.unavailable();
+        if (unavailable.isPresent()) {
+          return shown(status("refused", "the chart cannot be rendered here: " + unavailable.get()));
+        }
+        rendered = charts.manifests(chart, config);
+      } catch (IOException e) {
+        return shown(status("refused", e.getMessage()));
+      }
+      HookDocument manifests = HookDocument.of(chart.toString(), rendered.parsed());
+      SequencePlan plan = SequencePlan.helm(manifests, string(args, "event"), SEQUENCE_TIMEOUT, Images.NONE, true,
+          rendered.origins());
+      lint = () -> analyzer.lint(manifests, config).findings();
+      planned = new Planned(plan.problems(), consent(plan, sandbox), "Running the chart's " + plan.name() + " hooks",
+          (runner, f) -> runner.run(plan, f));
+    } else if (HELM.equals(kind) || ROLLOUT.equals(kind)) {
       if (HELM.equals(kind) && string(args, "event") == null) {
         return shown(status("refused", "a Helm run needs an event"));
       }
@@ -246,7 +294,7 @@ final class HookRunService {
       log.info("hooklens.runHook: not run (the user did not choose " + RUN + ")");
       return status("cancelled", "nothing ran");
     }
-    List<Finding> findings = analyzer.lint(parsed, configs.configFor(uri)).findings();
+    List<Finding> found = lint.get();
     Progress progress = new Progress(givenToken);
     progress.begin(planned.title());
     RunReport report;
@@ -256,7 +304,7 @@ final class HookRunService {
       progress.report(line);
     })) {
       current = runner;
-      report = planned.job().run(runner, findings);
+      report = planned.job().run(runner, found);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       progress.end("stopped");

@@ -79,7 +79,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     diagnostics.charts(charts);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);
-    this.runs = new HookRunService(store, analyzer, configs, log, () -> client, () -> capabilities);
+    this.runs = new HookRunService(store, analyzer, configs, rendering, log, () -> client, () -> capabilities);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
         codeActions, this::configFilesChanged, executor, log, assist, runs, charts);
     this.workspace = new HooklensWorkspaceService(this);

@@ -298,4 +298,48 @@ class RunHookCommandTest {
           .get(0).getAsJsonObject().get("output").getAsString().strip());
     }
   }
+
+  @Test
+  void aChartTemplatesLensRunsTheRenderedChartsEvent() throws Exception {
+    Path chart = dir.resolve("shop");
+    Files.createDirectories(chart.resolve("templates"));
+    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: shop\nversion: 1.0.0\n");
+    Files.writeString(chart.resolve("values.yaml"), "message: migrated by the chart\n");
+    Path template = chart.resolve("templates/migrate.yaml");
+    String text = """
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: {{ .Release.Name }}-migrate
+          annotations:
+            helm.sh/hook: pre-install
+        spec:
+          backoffLimit: 0
+          template:
+            spec:
+              restartPolicy: Never
+              containers:
+                - name: migrate
+                  image: debian:12
+                  command: [sh, -c, 'echo {{ .Values.message }}']
+        """;
+    Files.writeString(template, text);
+    String uri = template.toUri().toString();
+    try (LspSession s = session()) {
+      s.client.answerMessageRequests(p -> HookRunService.RUN);
+      s.open(uri, "yaml", text);
+      CodeLens lens = lens(lenses(s, uri), "▶ Run the chart's pre-install hooks locally");
+      assertEquals(5, lens.getRange().getStart().getLine());
+      JsonObject result = execute(s, lens);
+      assertEquals("ran", result.get("status").getAsString(), result.toString());
+      assertTrue(result.get("succeeded").getAsBoolean(), result.get("text").getAsString());
+      assertTrue(s.client.messageRequests().get(0).getMessage().contains(
+          "container \"migrate\" runs: sh -c 'echo migrated by the chart'"), s.client.messageRequests().toString());
+      JsonObject item = result.getAsJsonObject("report").getAsJsonArray("sequences").get(0).getAsJsonObject()
+          .getAsJsonArray("items").get(0).getAsJsonObject();
+      assertEquals("Job/release-migrate", item.get("what").getAsString());
+      assertEquals("migrated by the chart", item.getAsJsonArray("pods").get(0).getAsJsonObject()
+          .getAsJsonArray("containers").get(0).getAsJsonObject().get("output").getAsString().strip());
+    }
+  }
 }
