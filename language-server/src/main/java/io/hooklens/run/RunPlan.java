@@ -331,12 +331,42 @@ public final class RunPlan {
     return name + " (not a port of the container: fails)";
   }
 
-  /** A command line as a shell would take it back: words quoted only where needed. */
+  /**
+   * A command line as a shell would take it back, on one line: words quoted only where needed, and a word
+   * with line breaks or other control characters in bash's {@code $'...'} form.
+   */
   public static String shell(List<String> argv) {
     List<String> words = new ArrayList<>();
     for (String word : argv) {
-      words.add(SAFE_WORD.matcher(word).matches() ? word : "'" + word.replace("'", "'\\''") + "'");
+      if (SAFE_WORD.matcher(word).matches()) {
+        words.add(word);
+      } else if (word.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+        words.add(ansiC(word));
+      } else {
+        words.add("'" + word.replace("'", "'\\''") + "'");
+      }
     }
     return String.join(" ", words);
+  }
+
+  private static String ansiC(String word) {
+    StringBuilder s = new StringBuilder("$'");
+    for (char c : word.toCharArray()) {
+      switch (c) {
+        case '\n' -> s.append("\\n");
+        case '\t' -> s.append("\\t");
+        case '\r' -> s.append("\\r");
+        case '\\' -> s.append("\\\\");
+        case '\'' -> s.append("\\'");
+        default -> {
+          if (c < 0x20 || c == 0x7f) {
+            s.append(String.format(Locale.ROOT, "\\x%02x", (int) c));
+          } else {
+            s.append(c);
+          }
+        }
+      }
+    }
+    return s.append('\'').toString();
   }
 }
