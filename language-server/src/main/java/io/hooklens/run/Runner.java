@@ -71,6 +71,7 @@ public final class Runner implements AutoCloseable {
   private NodeAgent agent;
   private JobController jobs;
   private Path apiConfig;
+  private volatile PodObserver watching;
   private KubernetesClient client;
   private String namespace;
   private final List<String> created = new ArrayList<>();
@@ -303,6 +304,7 @@ public final class Runner implements AutoCloseable {
       });
     }
     try (PodObserver observer = new PodObserver(client, namespace, name, agent == null ? seen : what -> { })) {
+      watching = observer;
       Pod pod = plan.pod();
       pod.getMetadata().setNamespace(namespace);
       createdNanos[0] = System.nanoTime();
@@ -437,11 +439,18 @@ public final class Runner implements AutoCloseable {
       if (client == null) {
         return;
       }
+      // The run's own watch goes first: a watch closed while the API still delivers events to it stalls the
+      // embedded API (fabric8's mock waits for its event sender on the server's only event loop).
+      PodObserver w = watching;
+      if (w != null) {
+        w.close();
+      }
       try {
-        for (String pod : created) {
-          client.pods().inNamespace(namespace).withName(pod).withGracePeriod(0).delete();
-        }
+        // The embedded cluster goes as a whole, its processes with the node; a real one keeps what is not deleted.
         if (context != null) {
+          for (String pod : created) {
+            client.pods().inNamespace(namespace).withName(pod).withGracePeriod(0).delete();
+          }
           client.namespaces().withName(namespace).delete();
         }
       } catch (KubernetesClientException e) {
