@@ -3,7 +3,8 @@
 // the Problems panel, a hover, a quick fix that makes its diagnostic go, a chart template's finding from the
 // rendered chart and, when the server offers them,
 // the run-preStop code lens producing the timeline webview after the consent dialog. Screenshots go to
-// media/ (the README uses them) and, on failure, to target/e2e/.
+// target/e2e/screenshots/, and on failure to target/e2e/; `npm run screenshots` runs it with
+// HOOKLENS_SCREENSHOTS=media to refresh the ones the README uses.
 import { spawn, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -14,10 +15,9 @@ import { chromium } from 'playwright-core';
 const here = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 const vsix = join(here, 'target', `hooklens-${version}.vsix`);
-const codeServer = join(here, 'target', 'code-server', 'bin', 'code-server');
 const work = join(here, 'target', 'e2e');
 const ws = join(work, 'workspace');
-const media = join(here, 'media');
+const media = process.env.HOOKLENS_SCREENSHOTS === 'media' ? join(here, 'media') : join(work, 'screenshots');
 const browserPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const jar = join(here, '..', 'language-server', 'target', 'hooklens.jar');
 
@@ -114,9 +114,8 @@ async function main() {
   if (!existsSync(vsix)) {
     fail(`${vsix} is missing: run npm run package first`);
   }
-  if (!existsSync(codeServer)) {
-    execFileSync(join(here, 'e2e', 'install-code-server.sh'), { stdio: 'inherit' });
-  }
+  const codeServer = join(execFileSync(join(here, 'e2e', 'install-code-server.sh'),
+    { stdio: ['ignore', 'pipe', 'inherit'] }).toString().trim(), 'bin', 'code-server');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(media, { recursive: true });
   cpSync(join(here, 'e2e', 'fixtures'), ws, { recursive: true });

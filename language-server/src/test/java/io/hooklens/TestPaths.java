@@ -1,10 +1,16 @@
 package io.hooklens;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
-/** Locations the tests read: the repository root and the shared corpus beside it. */
+/** Locations the tests read: the repository root, and the real-world corpus when one is named. */
 public final class TestPaths {
+  /** Names the folder of real public charts and manifests; the tests that read it skip without it. */
+  public static final String CORPUS_VARIABLE = "HOOKLENS_CORPUS";
+
   private TestPaths() {}
 
   public static Path repoRoot() {
@@ -13,12 +19,31 @@ public final class TestPaths {
     return root.toAbsolutePath().normalize();
   }
 
-  /** {@code ../shared/corpus} beside the repository, as CI lays it out. */
-  public static Path corpus() {
-    Path c = repoRoot().resolveSibling("shared").resolve("corpus");
-    if (!Files.isDirectory(c)) {
-      throw new IllegalStateException("The shared corpus is missing at " + c);
+  /** The repository's own test resources. */
+  public static Path testResources() {
+    return repoRoot().resolve("language-server/src/test/resources");
+  }
+
+  /**
+   * The folder {@value #CORPUS_VARIABLE} names (relative to the repository root), if it is set. A name
+   * that is set but is no folder is a broken set-up, not a reason to skip: it fails.
+   */
+  public static Optional<Path> sharedCorpus() {
+    String named = System.getenv(CORPUS_VARIABLE);
+    if (named == null || named.isBlank()) {
+      return Optional.empty();
     }
-    return c;
+    Path corpus = repoRoot().resolve(named).normalize();
+    if (!Files.isDirectory(corpus)) {
+      throw new IllegalStateException(CORPUS_VARIABLE + " names " + corpus + ", which is not a folder");
+    }
+    return Optional.of(corpus);
+  }
+
+  /** The shared corpus, or the calling test is skipped with the reason. */
+  public static Path requireSharedCorpus() {
+    Optional<Path> corpus = sharedCorpus();
+    assumeTrue(corpus.isPresent(), CORPUS_VARIABLE + " is not set: the real-world corpus tests are skipped");
+    return corpus.get();
   }
 }

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * must still end on SIGTERM (a CI timeout) as any other. Checked in a JVM of its own, which renders and
  * then waits to be terminated.
  */
+@Tag("slow")
 class SignalHandlersTest {
   @Test
   void aJvmThatRenderedAChartStillEndsOnSigterm() throws Exception {

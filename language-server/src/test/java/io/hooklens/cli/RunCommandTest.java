@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hooklens.TestPaths;
+import io.hooklens.Timing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
@@ -20,9 +24,8 @@ import org.w3c.dom.Document;
  * `hooklens run` in-process, with a real embedded cluster and real processes in bubblewrap. Grace periods
  * are 2 s, so that each run takes a few seconds.
  */
+@Tag("slow")
 class RunCommandTest {
-  private static final long TOLERANCE_MS = 250;
-
   @TempDir
   Path dir;
 
@@ -33,11 +36,6 @@ class RunCommandTest {
   private static long field(JsonNode node, String name) {
     assertTrue(node.has(name) && node.get(name).isNumber(), name + " in " + node);
     return node.get(name).asLong();
-  }
-
-  private static void assertNear(long expected, long actual, String what) {
-    assertTrue(Math.abs(actual - expected) <= TOLERANCE_MS, what + ": " + actual + " ms, expected " + expected
-        + " ms");
   }
 
   @Test
@@ -61,13 +59,13 @@ class RunCommandTest {
     assertEquals("cut-off", hook.get("status").asText());
     assertEquals("exec sh -c 'echo draining; sleep 6'", hook.get("handler").asText());
     assertTrue(hook.get("output").asText().contains("draining"), hook.toString());
-    assertNear(2000, field(hook, "endMs") - field(hook, "startMs"), "preStop until cut off");
+    Timing.assertAt(2000, field(hook, "endMs") - field(hook, "startMs"), "preStop until cut off");
 
     List<String> signals = new ArrayList<>();
     for (JsonNode s : step.get("signals")) {
       signals.add(s.get("signal").asText());
       long at = field(s, "atMs") - delete;
-      assertNear("SIGTERM".equals(s.get("signal").asText()) ? 2000 : 4000, at, s.get("signal").asText());
+      Timing.assertAt("SIGTERM".equals(s.get("signal").asText()) ? 2000 : 4000, at, s.get("signal").asText());
     }
     assertEquals(List.of("SIGTERM", "SIGKILL"), signals);
     JsonNode app = step.get("containers").get(0);
@@ -98,10 +96,14 @@ class RunCommandTest {
     assertTrue(out.startsWith("Deployment/clean → pod clean-deployment (namespace default, grace period 2 s)"), out);
     for (String expected : List.of("Start (0 = pod created)", "Termination (0 = deletion, grace period 2 s)",
         "app preStop", "Events", "Killing", "| started from postStart", "| bye",
-        "✓ app: postStart succeeded in", "✓ app: preStop took 0.5 s of the 2 s grace period; the app stopped",
-        "static analysis: no finding on this hook")) {
+        "✓ app: postStart succeeded in", "static analysis: no finding on this hook")) {
       assertTrue(out.contains(expected), expected + " in:\n" + out);
     }
+    // The hook sleeps 0.5 s; the report gives what this run measured.
+    Matcher took = Pattern.compile("✓ app: preStop took ([0-9.]+) s of the 2 s grace period; the app stopped")
+        .matcher(out);
+    assertTrue(took.find(), out);
+    Timing.assertAt(500, Math.round(Double.parseDouble(took.group(1)) * 1000), "preStop in the text report");
     assertFalse(out.contains("\u001b["), "no colour when asked for none");
     // Progress as it happened, on standard error.
     for (String expected : List.of("pod created", "postStart of \"app\" started", "container \"app\" Running",

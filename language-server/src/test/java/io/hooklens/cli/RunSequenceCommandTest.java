@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * `hooklens run --event` and `--rollout` in-process, on the embedded cluster with real processes: Helm's order,
  * waits and delete policies, a chart rendered by real Helm, and a DeploymentConfig's failure policies.
  */
+@Tag("slow")
 class RunSequenceCommandTest {
   @TempDir
   Path dir;

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Hostile and broken input gives findings with positions, never an exception, a hang or an OOM. */
@@ -136,6 +137,8 @@ class BadInputTest {
     assertEquals(8, r.findings().get(0).range().start().column());
   }
 
+  // A size check: it takes seconds, so it runs in the full lane.
+  @Tag("slow")
   @Test
   void twentyMegabytesAreLinted() {
     String doc = """

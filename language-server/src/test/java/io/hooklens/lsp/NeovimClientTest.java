@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * README prints, starts {@code hooklens lsp} as its child process and shows our diagnostics. CI
  * installs Neovim (./run-tests does); without it this test fails rather than pass unseen.
  */
+@Tag("slow")
 class NeovimClientTest {
   private static final long WAIT_MS = 60_000;
   private static final String FIXTURES = "/neovim/";

@@ -24,9 +24,11 @@ import org.eclipse.lsp4j.TextDocumentSyncOptions;
 import org.eclipse.lsp4j.jsonrpc.Launcher;
 import org.eclipse.lsp4j.launch.LSPLauncher;
 import org.eclipse.lsp4j.services.LanguageServer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** What the server announces, how it ends, and serving over a socket. */
+@Tag("slow")
 class ServerLifecycleTest {
   @Test
   void itAdvertisesIncrementalSyncSymbolsCodeActionsAndCodeLensesAndNothingItDoesNotDo() throws Exception {

@@ -8,9 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** How a plan shows a command for consent: one line that a shell reads back as the very same words. */
+@Tag("slow")
 class RunPlanTest {
   @Test
   void aCommandIsShownOnOneLineThatBashReadsBackWordForWord() throws Exception {

@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * path runs against the embedded cluster's API through a kubeconfig context, with a node agent started
  * beside it, as a real cluster's kubelet would be: the runner itself starts no node then.
  */
+@Tag("slow")
 class RunnerTest {
   private static final Linter LINTER = new Linter(BuiltInRules.registry());
 

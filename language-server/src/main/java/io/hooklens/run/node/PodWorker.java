@@ -249,6 +249,20 @@ final class PodWorker {
     return volumes;
   }
 
+  /** The words of the container's exec hooks, expanded as the kubelet expands them when it runs them. */
+  private static List<String> execWords(Container spec, Map<String, String> env) {
+    List<String> words = new ArrayList<>();
+    if (spec.getLifecycle() != null) {
+      for (LifecycleHandler handler : new LifecycleHandler[] {spec.getLifecycle().getPostStart(),
+          spec.getLifecycle().getPreStop()}) {
+        if (handler != null && handler.getExec() != null && handler.getExec().getCommand() != null) {
+          words.addAll(expand(handler.getExec().getCommand(), env));
+        }
+      }
+    }
+    return words;
+  }
+
   private static List<String> expand(List<String> words, Map<String, String> env) {
     return words == null ? null : words.stream().map(w -> Environment.expand(w, env)).toList();
   }
@@ -315,7 +329,7 @@ final class PodWorker {
       String workingDir = slot.spec.getWorkingDir() != null && !slot.spec.getWorkingDir().isEmpty()
           ? slot.spec.getWorkingDir() : image == null ? null : image.workingDir();
       slot.process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv, slot.env,
-          workingDir, mounts(slot), image == null ? null : image.root());
+          workingDir, mounts(slot), image == null ? null : image.root(), execWords(slot.spec, env));
     } catch (IOException e) {
       finish(slot, 128, "StartError", e.getMessage());
       event(name, true, "Failed", "Error: " + e.getMessage());

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -199,7 +200,7 @@ final class Sandbox {
    * (say {@code /var/lib/x}) must exist already, since the entry itself is read-only.
    */
   ContainerProcess startContainer(PodNetwork network, String hostname, List<String> argv, Map<String, String> env,
-      String workingDir, List<Mount> mounts, Path root) throws IOException {
+      String workingDir, List<Mount> mounts, Path root, List<String> hookWords) throws IOException {
     if (root != null && !isolated) {
       throw new IOException("an image root needs bubblewrap, which is missing or cannot create namespaces here");
     }
@@ -212,6 +213,16 @@ final class Sandbox {
       command.addAll(List.of("--dev", "/dev", "--proc", "/proc",
           "--tmpfs", "/tmp", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", hostname, "--as-pid-1",
           "--die-with-parent", "--new-session"));
+      if (root == null) {
+        List<String> words = new ArrayList<>(argv);
+        words.addAll(hookWords);
+        if (workingDir != null) {
+          words.add(workingDir);
+        }
+        for (Path named : namedUnderTmp(words)) {
+          command.addAll(List.of("--ro-bind", named.toString(), named.toString()));
+        }
+      }
       for (Mount mount : mounts) {
         Path target = Path.of(mount.target()).normalize();
         if (target.getNameCount() == 0) {
@@ -240,6 +251,36 @@ final class Sandbox {
       awaitExec(container.process);
     }
     return container;
+  }
+
+  /**
+   * The files and folders under the host's {@code /tmp} that these words name and that exist: the container's
+   * {@code /tmp} is its own, so a command run on the host's files would not find them there otherwise. A path
+   * may be a whole word, an entry of a {@code :}-separated list such as a class path, follow {@code =}, or
+   * stand in a shell script between spaces, quotes and operators. A path inside another named one is covered
+   * by it.
+   */
+  static List<Path> namedUnderTmp(List<String> words) {
+    Path tmp = Path.of("/tmp");
+    TreeSet<Path> named = new TreeSet<>();
+    for (String word : words) {
+      for (String part : word.split("[\\s:='\"();|&<>]+")) {
+        if (!part.startsWith("/tmp/")) {
+          continue;
+        }
+        Path path = Path.of(part).normalize();
+        if (path.startsWith(tmp) && !path.equals(tmp) && Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+          named.add(path);
+        }
+      }
+    }
+    List<Path> outermost = new ArrayList<>();
+    for (Path path : named) {
+      if (outermost.stream().noneMatch(path::startsWith)) {
+        outermost.add(path);
+      }
+    }
+    return outermost;
   }
 
   // Started means the command runs in its namespaces, as when a runtime's StartContainer returns: until

@@ -25,9 +25,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("slow")
 public class EmbeddedClusterTest {
   private static final Logger LOG = Logger.getLogger(EmbeddedClusterTest.class.getName());
   private static EmbeddedCluster cluster;

@@ -14,10 +14,12 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The Job controller with real pods on the node agent, read back through the fabric8 client. */
+@Tag("slow")
 class JobControllerTest {
   private static RunFixture run;
 

@@ -26,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * what exists afterwards through the fabric8 client; hooks append their names to a host directory, so the order
  * is the order in which processes really ran.
  */
+@Tag("slow")
 class HelmHooksTest {
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
   private static RunFixture run;

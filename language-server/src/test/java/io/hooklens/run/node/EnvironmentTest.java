@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * API, pod fields, {@code $(NAME)} references, and a container that waits in CreateContainerConfigError until
  * the ConfigMap it needs exists.
  */
+@Tag("slow")
 class EnvironmentTest {
   private static RunFixture run;
   private static NodeAgent agent;

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * containers, a failure that fails the pod under Never or is retried otherwise, and sidecars
  * ({@code restartPolicy: Always}) that start first, run beside the app and are stopped once it is done.
  */
+@Tag("slow")
 class InitContainersTest {
   private static RunFixture run;
   private static KubernetesClient client;

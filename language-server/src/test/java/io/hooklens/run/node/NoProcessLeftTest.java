@@ -10,9 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Runs after every other test class: no process any node agent of this JVM started is still running. */
+@Tag("slow")
 @Order(Integer.MAX_VALUE)
 class NoProcessLeftTest {
   @Test

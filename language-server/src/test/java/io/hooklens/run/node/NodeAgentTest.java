@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.hooklens.Timing;
 import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.node.Timeline.Entry;
 import io.hooklens.run.node.Timeline.Mark;
@@ -29,6 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,8 +38,8 @@ import org.junit.jupiter.api.Test;
  * deletes it as a user would, and reads events and status from the API; signal times come from the agent's
  * timeline.
  */
+@Tag("slow")
 class NodeAgentTest {
-  private static final long TOLERANCE_MS = 200;
   // As PID 1 in its sandbox the shell gets SIGTERM only through a trap.
   private static final List<String> STOPS_ON_TERM =
       List.of("sh", "-c", "trap 'exit 0' TERM; while :; do sleep 0.05; done");
@@ -174,11 +176,8 @@ class NodeAgentTest {
   }
 
   private static void assertAfter(Entry from, Entry to, double seconds) {
-    long actual = (to.nanos() - from.nanos()) / 1_000_000;
-    long expected = Math.round(seconds * 1000);
-    assertTrue(Math.abs(actual - expected) <= TOLERANCE_MS,
-        to.mark() + " came " + actual + " ms after " + from.mark() + ", expected " + expected + " ms; node timeline: "
-            + agent.timeline().of(to.pod()));
+    Timing.assertAt(Math.round(seconds * 1000), (to.nanos() - from.nanos()) / 1_000_000,
+        to.mark() + " after " + from.mark() + "; node timeline: " + agent.timeline().of(to.pod()));
   }
 
   /** The node stopped waiting for preStop ({@code end}) and sent SIGTERM at {@code term}, SIGKILL at {@code kill}. */

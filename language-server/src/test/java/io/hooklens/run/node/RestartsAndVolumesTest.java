@@ -18,10 +18,12 @@ import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Container restarts per restartPolicy, the pod's active deadline, and emptyDir and hostPath volumes. */
+@Tag("slow")
 class RestartsAndVolumesTest {
   private static EmbeddedCluster cluster;
   private static NodeAgent agent;

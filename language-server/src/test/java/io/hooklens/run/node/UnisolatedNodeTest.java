@@ -9,9 +9,11 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.node.Timeline.Mark;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Without bubblewrap: plain process groups, and a container's children still go with it. */
+@Tag("slow")
 class UnisolatedNodeTest {
   private static final String CHILD_SECONDS = "987";
 

@@ -19,9 +19,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** DeploymentConfig rollouts with real hook pods on the embedded node, read back through the fabric8 client. */
+@Tag("slow")
 class DeploymentConfigDeployerTest {
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
   private static RunFixture run;

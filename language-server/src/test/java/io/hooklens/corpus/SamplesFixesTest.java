@@ -1,0 +1,13 @@
+package io.hooklens.corpus;
+
+class SamplesFixesTest extends CorpusFixChecks {
+  @Override
+  Corpus corpus() {
+    return Corpus.samples();
+  }
+
+  @Override
+  int minFixes() {
+    return 3;
+  }
+}
