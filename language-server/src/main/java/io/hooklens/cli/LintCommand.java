@@ -46,7 +46,7 @@ import picocli.CommandLine.Spec;
     name = "lint",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = "Checks manifests for hook mistakes and reports them.",
+    header = "Checks manifests for hook mistakes and reports them.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:no findings at or above --fail-on",

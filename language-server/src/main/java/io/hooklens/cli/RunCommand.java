@@ -50,12 +50,12 @@ import picocli.CommandLine.Spec;
     name = "run",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {
-        "Runs hooks on this machine and reports what happened: the postStart and preStop hooks of a manifest's or",
-        "chart's pods, with the kubelet's semantics (a timeline against the grace period, the events, each hook's",
-        "output); with --event, a Helm operation's or event's hooks as Helm runs them; with --rollout, a",
-        "DeploymentConfig's pre, mid and post hooks as its deployer runs them. Each hook gets a verdict that names",
-        "the static rule it confirms. Asks before it runs anything."},
+    header = "Runs hooks on this machine and reports what happened.",
+    description = "The postStart and preStop hooks of a manifest's or chart's pods, with the kubelet's semantics (a "
+        + "timeline against the grace period, the events, each hook's output); with --event, a Helm operation's or "
+        + "event's hooks as Helm runs them; with --rollout, a DeploymentConfig's pre, mid and post hooks as its "
+        + "deployer runs them. Each hook gets a verdict that names the static rule it confirms. Asks before it runs "
+        + "anything.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:every hook ran and succeeded, and no app was SIGKILLed",
