@@ -5,6 +5,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Optional;
 
 /** Writes files so that readers see the old content or the new, never half of it. */
 final class AtomicFiles {
@@ -15,6 +16,11 @@ final class AtomicFiles {
    * keeps its permissions, and a symbolic link keeps pointing where it did: the file it names is replaced.
    */
   static void write(Path target, byte[] bytes) throws IOException {
+    Optional<String> refused = unwritable(target);
+    if (refused.isPresent()) {
+      // Checked first: the move below would replace an empty directory with the file.
+      throw new IOException(refused.get());
+    }
     Path real = Files.exists(target) ? target.toRealPath() : target.toAbsolutePath();
     Path tmp = Files.createTempFile(real.getParent(), ".hooklens-", ".tmp");
     try {
@@ -34,5 +40,20 @@ final class AtomicFiles {
     } finally {
       Files.deleteIfExists(tmp);
     }
+  }
+
+  /**
+   * Why nothing can be written at {@code target}, as far as shows before writing: it is a directory, or the
+   * directory it would be in is missing. Commands that work long before they write check it first.
+   */
+  static Optional<String> unwritable(Path target) {
+    if (Files.isDirectory(target)) {
+      return Optional.of("it is a directory");
+    }
+    Path dir = target.toAbsolutePath().getParent();
+    if (!Files.isDirectory(dir)) {
+      return Optional.of(Files.exists(dir) ? dir + " is not a directory" : "no such directory " + dir);
+    }
+    return Optional.empty();
   }
 }
