@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +39,23 @@ class OutputFilesTest {
     try (var files = Files.list(dir.getParent())) {
       assertTrue(files.noneMatch(p -> p.getFileName().toString().startsWith(".hooklens-")), "no temporary file");
     }
+  }
+
+  @Test
+  void aNewReportGetsTheModeOfTheUmaskAndAnExistingOneKeepsItsMode() throws Exception {
+    Path pod = manifest();
+    // A file created the ordinary way gets 0666 less the umask, as the report should.
+    Path ordinary = Files.createFile(dir.resolve("ordinary"));
+    String expected = PosixFilePermissions.toString(Files.getPosixFilePermissions(ordinary));
+    Path fresh = dir.resolve("fresh.txt");
+    assertEquals(1, CliRun.of("lint", "-o", fresh.toString(), pod.toString()).exit());
+    assertEquals(expected, PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
+
+    Path existing = Files.writeString(dir.resolve("existing.txt"), "old");
+    Files.setPosixFilePermissions(existing, PosixFilePermissions.fromString("rw-r-----"));
+    assertEquals(1, CliRun.of("lint", "-o", existing.toString(), pod.toString()).exit());
+    assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(existing)));
+    assertTrue(Files.readString(existing).contains("HL401"));
   }
 
   @Test
