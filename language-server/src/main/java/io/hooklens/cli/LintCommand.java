@@ -51,7 +51,8 @@ import picocli.CommandLine.Spec;
     exitCodeList = {
         "0:no findings at or above --fail-on",
         "1:findings at or above --fail-on",
-        "2:usage error, bad configuration, unreadable input, or a report that cannot be written",
+        "2:usage error, bad configuration, unreadable input, or a report that cannot be written; outranks 1 (the "
+            + "paths that can be read are still linted and reported)",
         "3:internal error"})
 public final class LintCommand implements Callable<Integer> {
   /** Output formats. */

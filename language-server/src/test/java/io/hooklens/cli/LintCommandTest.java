@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -107,6 +108,28 @@ class LintCommandTest {
     assertEquals(2, r.exit());
     assertTrue(r.err().contains("cannot read /proc/self/mem"), r.err());
     assertTrue(r.out().contains("\"HL401\""), r.out());
+  }
+
+  @Test
+  void aMissingPathIsSaidInOneLineAndTheOthersAreReportedInFull() throws Exception {
+    Path good = write("good.yaml", CLEAN);
+    Path missing = dir.resolve("missing.yaml");
+    Path bad = write("bad.yaml", OVER_BUDGET);
+    CliRun text = CliRun.of("lint", good.toString(), missing.toString(), bad.toString());
+    assertEquals(2, text.exit(), "an input error outranks findings");
+    assertEquals(List.of("hooklens: " + missing + ": no such file or directory"), text.err().lines().toList());
+    assertTrue(text.out().contains(bad + ":11:9: warning HL401"), text.out());
+    assertTrue(text.out().endsWith("0 errors, 1 warning, 0 info in 2 files.\n"), text.out());
+
+    CliRun json = CliRun.of("lint", "--format", "json", good.toString(), missing.toString(), bad.toString());
+    assertEquals(2, json.exit());
+    JsonNode root = new ObjectMapper().readTree(json.out());
+    assertEquals("HL401", root.at("/findings/0/rule").asText());
+    assertEquals(2, root.at("/summary/files").asInt(), "the files that were linted");
+    assertEquals(1, root.at("/summary/warnings").asInt());
+
+    String exitCodes = CliRun.of("lint", "--help").out();
+    assertTrue(exitCodes.contains("outranks 1"), exitCodes);
   }
 
   @Test
