@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
     exitCodeList = {
         "0:no findings at or above --fail-on",
         "1:findings at or above --fail-on",
-        "2:usage error or unreadable input",
+        "2:usage error or unreadable input; outranks 1",
         "3:internal error"})
 public final class HooklensCommand implements Runnable {
   @picocli.CommandLine.Spec

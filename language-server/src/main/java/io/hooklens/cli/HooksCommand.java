@@ -37,9 +37,9 @@ import picocli.CommandLine.TypeConversionException;
     name = "hooks",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {
-        "Prints the order in which Helm runs the hooks of a chart, event by event.",
-        "For each hook: its weight, delete policies, whether Helm waits for it, and where it comes from."},
+    header = "Prints the order in which Helm runs a chart's hooks.",
+    description = "Event by event, each hook with its weight, delete policies, whether Helm waits for it, and where "
+        + "it comes from.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:the plan was printed",

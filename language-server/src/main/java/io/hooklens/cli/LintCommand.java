@@ -46,12 +46,13 @@ import picocli.CommandLine.Spec;
     name = "lint",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = "Checks manifests for hook mistakes and reports them.",
+    header = "Checks manifests for hook mistakes and reports them.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:no findings at or above --fail-on",
         "1:findings at or above --fail-on",
-        "2:usage error, bad configuration, or unreadable input",
+        "2:usage error, bad configuration, unreadable input, or a report that cannot be written; outranks 1 (the "
+            + "paths that can be read are still linted and reported)",
         "3:internal error"})
 public final class LintCommand implements Callable<Integer> {
   /** Output formats. */
@@ -122,7 +123,7 @@ public final class LintCommand implements Callable<Integer> {
   private int fixedTotal;
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     for (Path v : valuesFiles) {
       if (!Files.isRegularFile(v)) {
@@ -145,7 +146,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     Report report = new Report(results, linter.registry(), HooklensCommand.version(),
         fix ? OptionalInt.of(fixedTotal) : OptionalInt.empty());
-    writeReport(report);
+    exit = Math.max(exit, writeReport(report, err));
     for (FileResult r : results) {
       for (LintResult.RuleFailure f : r.result().failures()) {
         err.println("hooklens: internal error: rule " + f.ruleId() + " failed on " + r.displayName() + ": "
@@ -241,7 +242,7 @@ public final class LintCommand implements Callable<Integer> {
       in.err().println("hooklens: " + file + ": no such file");
       return ExitCodes.USAGE;
     } catch (IOException | OutOfMemoryError e) {
-      in.err().println("hooklens: cannot read " + file + ": " + reason(e));
+      in.err().println("hooklens: cannot read " + file + ": " + IoErrors.reason(e));
       return ExitCodes.USAGE;
     }
     String name = file.toString();
@@ -256,7 +257,7 @@ public final class LintCommand implements Callable<Integer> {
       try {
         AtomicFiles.write(file, outcome.text().getBytes(StandardCharsets.UTF_8));
       } catch (IOException e) {
-        in.err().println("hooklens: cannot write " + file + ": " + reason(e));
+        in.err().println("hooklens: cannot write " + file + ": " + IoErrors.reason(e));
         return ExitCodes.USAGE;
       }
       fixedTotal += outcome.fixed();
@@ -323,7 +324,7 @@ public final class LintCommand implements Callable<Integer> {
         results.add(new FileResult(f.displayName(), f.result(), f.valuesSets()));
       }
     } catch (IOException e) {
-      in.err().println("hooklens: cannot read chart " + dir + ": " + reason(e));
+      in.err().println("hooklens: cannot read chart " + dir + ": " + IoErrors.reason(e));
       return ExitCodes.USAGE;
     }
     return ExitCodes.CLEAN;
@@ -382,14 +383,6 @@ public final class LintCommand implements Callable<Integer> {
     return lintChartFiles(dir, null, in, new ArrayList<>());
   }
 
-  private static String reason(Throwable e) {
-    String m = e.getMessage();
-    if (e instanceof java.nio.file.AccessDeniedException) {
-      return "permission denied";
-    }
-    return m == null ? e.getClass().getSimpleName() : m;
-  }
-
   private Formatter formatter() {
     return switch (format) {
       case text -> new TextFormatter(useColor());
@@ -409,18 +402,25 @@ public final class LintCommand implements Callable<Integer> {
     };
   }
 
-  private void writeReport(Report report) throws IOException {
+  /** Writes the report; a report file that cannot be written is an input error, said in one line. */
+  private int writeReport(Report report, PrintWriter err) {
     if (output == null) {
       // Fixing standard input writes the fixed text to standard output, so the report goes beside it.
-      PrintWriter out = fixedStdin ? spec.commandLine().getErr() : spec.commandLine().getOut();
+      PrintWriter out = fixedStdin ? err : spec.commandLine().getOut();
       formatter().write(report, out);
       out.flush();
-      return;
+      return ExitCodes.CLEAN;
     }
     StringWriter buffer = new StringWriter();
     try (PrintWriter pw = new PrintWriter(buffer)) {
       formatter().write(report, pw);
     }
-    AtomicFiles.write(output, buffer.toString().getBytes(StandardCharsets.UTF_8));
+    try {
+      AtomicFiles.write(output, buffer.toString().getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      err.println("hooklens: cannot write the report to " + output + ": " + IoErrors.reason(e));
+      return ExitCodes.USAGE;
+    }
+    return ExitCodes.CLEAN;
   }
 }

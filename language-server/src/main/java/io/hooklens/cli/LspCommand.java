@@ -30,9 +30,9 @@ import picocli.CommandLine.Spec;
     name = "lsp",
     mixinStandardHelpOptions = true,
     sortOptions = false,
+    header = "Runs the Hooklens language server for editors.",
     description = {
-        "Runs the Hooklens language server for editors: diagnostics and an outline of the hooks of YAML and"
-            + " JSON manifests and Helm chart templates.",
+        "It gives diagnostics and an outline of the hooks of YAML and JSON manifests and Helm chart templates.",
         "Speaks LSP over standard input and output, or with --port over a socket on 127.0.0.1. Logs go to"
             + " standard error."},
     exitCodeListHeading = "%nExit codes:%n",

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "rules",
     mixinStandardHelpOptions = true,
-    description = "Lists the rules, or explains one.")
+    header = "Lists the rules, or explains one.")
 public final class RulesCommand implements Callable<Integer> {
   /** Output formats of the rule list. */
   enum Format { text, md, json }

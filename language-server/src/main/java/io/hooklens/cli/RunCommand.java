@@ -50,17 +50,17 @@ import picocli.CommandLine.Spec;
     name = "run",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {
-        "Runs hooks on this machine and reports what happened: the postStart and preStop hooks of a manifest's or",
-        "chart's pods, with the kubelet's semantics (a timeline against the grace period, the events, each hook's",
-        "output); with --event, a Helm operation's or event's hooks as Helm runs them; with --rollout, a",
-        "DeploymentConfig's pre, mid and post hooks as its deployer runs them. Each hook gets a verdict that names",
-        "the static rule it confirms. Asks before it runs anything."},
+    header = "Runs hooks on this machine and reports what happened.",
+    description = "The postStart and preStop hooks of a manifest's or chart's pods, with the kubelet's semantics (a "
+        + "timeline against the grace period, the events, each hook's output); with --event, a Helm operation's or "
+        + "event's hooks as Helm runs them; with --rollout, a DeploymentConfig's pre, mid and post hooks as its "
+        + "deployer runs them. Each hook gets a verdict that names the static rule it confirms. Asks before it runs "
+        + "anything.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:every hook ran and succeeded, and no app was SIGKILLed",
         "1:a hook failed, was cut off or did not run, an app was SIGKILLed, or the Helm operation or rollout failed",
-        "2:usage error, unreadable input, nothing to run, or no consent",
+        "2:usage error, unreadable input, nothing to run, no consent, or a timeline that cannot be written",
         "3:internal error"})
 public final class RunCommand implements Callable<Integer> {
   /** Output formats. */
@@ -258,7 +258,12 @@ public final class RunCommand implements Callable<Integer> {
         return Optional.of("--image-root " + root.getKey() + "=" + root.getValue() + ": no such directory");
       }
     }
-    return Optional.empty();
+    // Refused now rather than after a run of minutes whose timeline could then not be saved.
+    return timeline == null ? Optional.empty() : AtomicFiles.unwritable(timeline).map(this::cannotWriteTimeline);
+  }
+
+  private String cannotWriteTimeline(String reason) {
+    return "cannot write the timeline to " + timeline + ": " + reason;
   }
 
   /** The manifests to run, their static findings, and for a chart the way back to its files. */
@@ -406,20 +411,24 @@ public final class RunCommand implements Callable<Integer> {
         err.println("hooklens: " + e.getMessage());
         return ExitCodes.USAGE;
       }
-      if (timeline != null) {
-        AtomicFiles.write(timeline, SvgTimeline.render(report).getBytes(StandardCharsets.UTF_8));
-      }
       PrintWriter out = spec.commandLine().getOut();
       out.print(format == Format.json ? JsonReport.render(report) + "\n"
           : TextReport.render(report, width(), useColor()));
       out.flush();
+      int exit = report.succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
       if (timeline != null) {
-        err.println("hooklens: timeline written to " + timeline);
+        try {
+          AtomicFiles.write(timeline, SvgTimeline.render(report).getBytes(StandardCharsets.UTF_8));
+          err.println("hooklens: timeline written to " + timeline);
+        } catch (IOException e) {
+          err.println("hooklens: " + cannotWriteTimeline(IoErrors.reason(e)));
+          exit = ExitCodes.USAGE;
+        }
       }
       if (hold) {
         hold(runner, err);
       }
-      return report.succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
+      return exit;
     } finally {
       runner.close();
       try {

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "version", mixinStandardHelpOptions = true, description = "Prints the version.")
+@Command(name = "version", mixinStandardHelpOptions = true, header = "Prints the version.")
 public final class VersionCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

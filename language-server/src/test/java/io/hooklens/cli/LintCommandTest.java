@@ -11,9 +11,13 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.w3c.dom.Document;
 
 class LintCommandTest {
@@ -107,6 +111,28 @@ class LintCommandTest {
     assertEquals(2, r.exit());
     assertTrue(r.err().contains("cannot read /proc/self/mem"), r.err());
     assertTrue(r.out().contains("\"HL401\""), r.out());
+  }
+
+  @Test
+  void aMissingPathIsSaidInOneLineAndTheOthersAreReportedInFull() throws Exception {
+    Path good = write("good.yaml", CLEAN);
+    Path missing = dir.resolve("missing.yaml");
+    Path bad = write("bad.yaml", OVER_BUDGET);
+    CliRun text = CliRun.of("lint", good.toString(), missing.toString(), bad.toString());
+    assertEquals(2, text.exit(), "an input error outranks findings");
+    assertEquals(List.of("hooklens: " + missing + ": no such file or directory"), text.err().lines().toList());
+    assertTrue(text.out().contains(bad + ":11:9: warning HL401"), text.out());
+    assertTrue(text.out().endsWith("0 errors, 1 warning, 0 info in 2 files.\n"), text.out());
+
+    CliRun json = CliRun.of("lint", "--format", "json", good.toString(), missing.toString(), bad.toString());
+    assertEquals(2, json.exit());
+    JsonNode root = new ObjectMapper().readTree(json.out());
+    assertEquals("HL401", root.at("/findings/0/rule").asText());
+    assertEquals(2, root.at("/summary/files").asInt(), "the files that were linted");
+    assertEquals(1, root.at("/summary/warnings").asInt());
+
+    String exitCodes = CliRun.of("lint", "--help").out();
+    assertTrue(exitCodes.contains("outranks 1"), exitCodes);
   }
 
   @Test
@@ -223,6 +249,40 @@ class LintCommandTest {
     CliRun r = CliRun.of("lint", f.toString());
     assertEquals(0, r.exit(), r.out());
     assertTrue(r.out().contains("No problems in 1 file (1 suppressed)."), r.out());
+  }
+
+  @ParameterizedTest(name = "{0} with reason \"{1}\"")
+  @CsvSource(delimiter = '|', ignoreLeadingAndTrailingWhitespace = false, value = {
+      "line|the app exits on its own", "line|", "line|   ",
+      "file|the app exits on its own", "file|", "file|   ",
+      "annotation|the app exits on its own", "annotation|", "annotation|   "})
+  void everySuppressionAppliesAndOneWithoutAReasonIsReportedOnIt(String form, String reason) throws Exception {
+    String why = reason == null ? "" : reason;
+    String text = switch (form) {
+      case "line" -> OVER_BUDGET.replace("        preStop:",
+          "        # hooklens:ignore HL401 " + why + "\n        preStop:");
+      case "file" -> "# hooklens:ignore-file HL401 " + why + "\n" + OVER_BUDGET;
+      default -> OVER_BUDGET.replace("  name: web\n", "  name: web\n  annotations:\n    hooklens.io/ignore-HL401: \""
+          + why + "\"\n");
+    };
+    CliRun r = CliRun.of("lint", "--format", "json", write("pod.yaml", text).toString());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    assertEquals(1, root.at("/summary/suppressed").asInt(), text);
+    List<JsonNode> findings = new ArrayList<>();
+    root.get("findings").forEach(findings::add);
+    if (!why.isBlank()) {
+      assertEquals(0, r.exit(), r.out());
+      assertEquals(List.of(), findings, text);
+      return;
+    }
+    assertEquals(1, r.exit(), r.out());
+    assertEquals(1, findings.size(), r.out());
+    JsonNode asks = findings.get(0);
+    assertEquals("HL004", asks.get("rule").asText());
+    assertTrue(asks.get("message").asText().contains("needs a reason"), r.out());
+    int suppressionLine = text.lines().toList().indexOf(text.lines().filter(l -> l.contains("hooklens")).findFirst()
+        .orElseThrow()) + 1;
+    assertEquals(suppressionLine, asks.at("/range/start/line").asInt(), "HL004 points at the suppression");
   }
 
   @Test

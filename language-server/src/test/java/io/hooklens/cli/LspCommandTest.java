@@ -38,7 +38,7 @@ class LspCommandTest {
   void helpDescribesStdioAndThePort() {
     CliRun r = CliRun.of("lsp", "--help");
     assertEquals(0, r.exit(), r.err());
-    assertTrue(r.out().startsWith("Usage: hooklens lsp"), r.out());
+    assertTrue(r.out().contains("\nUsage: hooklens lsp"), r.out());
     assertTrue(r.out().contains("--port=N"), r.out());
     assertTrue(r.out().contains("standard input and output"), r.out());
     assertTrue(r.out().contains("Exit codes:"), r.out());

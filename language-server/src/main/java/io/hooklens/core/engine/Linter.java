@@ -9,7 +9,6 @@ import io.hooklens.core.yaml.ParsedFile;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.TemplateMask;
-import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YamlReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -166,9 +165,8 @@ public final class Linter {
     }
     List<Finding> kept = new ArrayList<>();
     int suppressed = 0;
-    List<Resource> annotated = doc.resources().stream().filter(Linter::hasIgnoreAnnotation).toList();
     for (Finding f : all) {
-      if (isSuppressed(f, doc, annotated)) {
+      if (isSuppressed(f, doc)) {
         suppressed++;
       } else {
         kept.add(f);
@@ -199,50 +197,31 @@ public final class Linter {
     return byPattern;
   }
 
-  private static boolean hasIgnoreAnnotation(Resource r) {
-    YMap annotations = r.annotations();
-    return annotations != null
-        && annotations.entries().stream().anyMatch(e -> e.key().value().startsWith(IGNORE_ANNOTATION));
-  }
-
-  private boolean isSuppressed(Finding f, HookDocument doc, List<Resource> annotated) {
+  private boolean isSuppressed(Finding f, HookDocument doc) {
     RuleDescriptor rule = registry.find(f.ruleId()).orElseThrow();
     if (f.ruleId().equals(SUPPRESSION_RULE)) {
       return false;
     }
     for (Suppression s : doc.suppressions()) {
-      if (s.coversLine(f.range().start().line()) && s.ruleIds().stream().anyMatch(rule::matches)) {
+      if (covers(s, f) && s.ruleIds().stream().anyMatch(rule::matches)) {
         return true;
       }
     }
-    if (f.resource() != null) {
-      for (Resource r : annotated) {
-        if (r.document() == f.document() && r.root().range().contains(f.range()) && annotatedIgnore(r, rule)) {
-          return true;
-        }
-      }
-    }
     return false;
+  }
+
+  /**
+   * A comment covers lines; an annotation covers the findings about its object or, on a List or Template,
+   * about the objects in it.
+   */
+  private static boolean covers(Suppression s, Finding f) {
+    Resource o = s.object();
+    if (o == null) {
+      return s.coversLine(f.range().start().line());
+    }
+    return f.resource() != null && o.document() == f.document() && o.root().range().contains(f.range());
   }
 
   /** The rule that reports malformed suppressions; suppressing it would hide the problem it reports. */
   private static final String SUPPRESSION_RULE = "HL004";
-
-  /** {@code hooklens.io/ignore-HL401: "reason"} on the object or an enclosing List or Template. */
-  private static boolean annotatedIgnore(Resource r, RuleDescriptor rule) {
-    YMap annotations = r.annotations();
-    if (annotations == null) {
-      return false;
-    }
-    for (YMap.Entry e : annotations.entries()) {
-      String key = e.key().value();
-      if (key.startsWith(IGNORE_ANNOTATION) && rule.matches(key.substring(IGNORE_ANNOTATION.length()))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Prefix of the per-object suppression annotation. */
-  public static final String IGNORE_ANNOTATION = "hooklens.io/ignore-";
 }

@@ -3,6 +3,7 @@ package io.hooklens.core.model;
 import io.hooklens.core.yaml.ParsedFile;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YNode;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,9 @@ public final class HookDocument {
     for (Resource r : resources) {
       byRoot.put(r.root(), r);
     }
-    this.suppressions = Suppression.parse(parsed.source());
+    List<Suppression> all = new ArrayList<>(Suppression.parse(parsed.source()));
+    all.addAll(Suppression.annotations(this.resources));
+    this.suppressions = List.copyOf(all);
   }
 
   /** Builds the document model of a parsed file. */
@@ -69,7 +72,7 @@ public final class HookDocument {
     return handlers;
   }
 
-  /** The suppression comments of the file. */
+  /** The suppressions of the file: its comments, then its objects' annotations. */
   public List<Suppression> suppressions() {
     return suppressions;
   }

@@ -11,14 +11,17 @@ import io.hooklens.core.model.Suppression;
 @RuleInfo(
     id = "HL004",
     name = "invalid-suppression",
-    summary = "A hooklens:ignore comment lacks a reason or names no known rule",
+    summary = "A suppression comment or annotation lacks a reason or names no known rule",
     severity = Severity.WARNING,
     remediation = "Write the rule id and why the finding does not apply, e.g."
-        + " `# hooklens:ignore HL401 drained by the load balancer first`.",
+        + " `# hooklens:ignore HL401 drained by the load balancer first`, or give the annotation the reason as its"
+        + " value.",
     messages = {
         @Message(id = "noRule", text = "This suppression names no rule; write the id to ignore, e.g. HL401."),
         @Message(id = "unknownRule", text = "\"{0}\" is not a hooklens rule id, name or pattern."),
-        @Message(id = "noReason", text = "Suppressing {0} needs a reason after the rule id, so that reviewers know why.")
+        @Message(id = "noReason", text = "Suppressing {0} needs a reason after the rule id, so that reviewers know why."),
+        @Message(id = "noAnnotationReason",
+            text = "Suppressing {0} needs a reason as the annotation's value, so that reviewers know why.")
     })
 public final class InvalidSuppression implements Rule {
   @Override
@@ -33,8 +36,9 @@ public final class InvalidSuppression implements Rule {
           ctx.report(s.range(), "unknownRule", id);
         }
       }
+      // The suppression still applies: asking for its reason is enough, where the findings it hides would flood.
       if (s.reason().isEmpty()) {
-        ctx.report(s.range(), "noReason", String.join(",", s.ruleIds()));
+        ctx.report(s.range(), s.object() == null ? "noReason" : "noAnnotationReason", String.join(",", s.ruleIds()));
       }
     }
   }
