@@ -6,6 +6,8 @@
 # Prints each run's lane totals, time and load average; the run's whole log stays in its folder.
 set -euo pipefail
 repo="$(git -C "$(dirname "${BASH_SOURCE[0]}")" rev-parse --show-toplevel)"
+# Every run tests the same commit, whatever is committed meanwhile.
+commit="$(git -C "$repo" rev-parse HEAD)"
 runs=3
 if [ "${1:-}" = "--runs" ]; then
   runs="$2"
@@ -32,7 +34,7 @@ trap stop_burner EXIT
 
 for run in $(seq 1 "$runs"); do
   dir="$(mktemp -d /tmp/hooklens-stress.XXXXXX)"
-  git clone -q "$repo" "$dir/hooklens"
+  git clone -q "$repo" "$dir/hooklens" && git -C "$dir/hooklens" checkout -q "$commit"
   stress-ng --cpu "$workers" --quiet &
   burner=$!
   started=$(date +%s)
