@@ -6,7 +6,6 @@ import io.hooklens.core.engine.Version;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /** Renders a chart copy with real Helm, in-process, through helm-java. */
@@ -46,17 +45,22 @@ final class ChartRenderer {
 
   /**
    * Renders the copy with its values.yaml, the given values files on top in order (as helm's
-   * {@code -f}) and {@code --set} values, for the given Kubernetes version
-   * ({@code .Capabilities.KubeVersion}, kubeVersion checks).
+   * {@code -f}) and the values set as with {@code --set}, {@code --set-string} and {@code --set-file}, for
+   * the given Kubernetes version ({@code .Capabilities.KubeVersion}, kubeVersion checks).
    */
-  static Rendering render(ChartCopy copy, List<Path> valuesFiles, Map<String, String> setValues,
+  static Rendering render(ChartCopy copy, List<Path> valuesFiles, SetValues.ForHelm setValues,
       Version kubernetes) {
     TemplateCommand command = new Helm(copy.root()).template()
         .withName(RELEASE)
         .withNamespace(NAMESPACE)
         .withKubeVersion("v" + kubernetes.major() + "." + kubernetes.minor() + ".0");
     valuesFiles.forEach(command::withValuesFile);
-    setValues.forEach((k, v) -> command.set(HelmText.hideHooks(k), HelmText.hideHooks(v)));
+    if (!setValues.set().isEmpty()) {
+      command.set(setValues.set() + ",", "");
+    }
+    if (!setValues.files().isEmpty()) {
+      command.setFile(setValues.files() + ",", setValues.empty());
+    }
     synchronized (LOCK) {
       if (handlers == null) {
         handlers = SignalHandlers.save();

@@ -29,9 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -102,10 +100,8 @@ public final class LintCommand implements Callable<Integer> {
           + "(repeatable).")
   List<Path> valuesFiles = new ArrayList<>();
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE",
-      description = "For charts: set a value in every values set, as helm --set does (one KEY=VALUE each; "
-          + "repeatable).")
-  Map<String, String> setValues = new LinkedHashMap<>();
+  @Mixin
+  SetOptions setValues;
 
   @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
       description = "Colour text output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; auto means when "
@@ -129,6 +125,9 @@ public final class LintCommand implements Callable<Integer> {
         err.println("hooklens: --values " + v + ": no such file");
         return ExitCodes.USAGE;
       }
+    }
+    if (!setValues.valid(err)) {
+      return ExitCodes.USAGE;
     }
     Linter linter = new Linter(BuiltInRules.registry());
     ConfigResolver configs = new ConfigResolver(linter.registry(), config);
@@ -307,7 +306,8 @@ public final class LintCommand implements Callable<Integer> {
     try {
       Config c = in.targets().apply(resolved.config());
       List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles, c.charts());
-      List<ChartLinter.ChartFile> files = in.charts().lint(dir, sets, ChartLinter.setValues(c.charts(), setValues), c);
+      List<ChartLinter.ChartFile> files =
+          in.charts().lint(dir, sets, ChartLinter.setValues(c.charts(), setValues.values()), c);
       if (noneRendered(files, sets)) {
         // Keep what can be checked without Helm: the render failure, plus each template on its own.
         files.stream().filter(f -> f.displayName().equals(chartYaml.toString()) || hasRenderFailure(f))

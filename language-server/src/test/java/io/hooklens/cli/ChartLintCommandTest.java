@@ -14,6 +14,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,6 +106,39 @@ class ChartLintCommandTest {
     CliRun missing = CliRun.of("lint", "--values", dir.resolve("nope.yaml").toString(), shop.toString());
     assertEquals(2, missing.exit());
     assertTrue(missing.err().contains("--values " + dir.resolve("nope.yaml") + ": no such file"), missing.err());
+  }
+
+  @Test
+  void oneSetArgumentSetsEveryPairItHolds() throws Exception {
+    Path shop = chart("shop");
+    CliRun r = CliRun.of("lint", "--format", "json", "--set", "grace=60,drainSeconds=100", shop.toString());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    List<String> hl401 = new ArrayList<>();
+    root.get("findings").forEach(f -> {
+      if (f.get("rule").asText().equals("HL401")) {
+        hl401.add(f.get("message").asText());
+      }
+    });
+    assertEquals(1, hl401.size(), r.out());
+    assertTrue(hl401.get(0).contains("needs 100s but the grace period is 60s"), hl401::toString);
+  }
+
+  @Test
+  void aSetArgumentHelmCannotReadIsAUsageErrorThatNamesIt() throws Exception {
+    Path shop = chart("shop");
+    Path missing = dir.resolve("nope.txt");
+    Map<List<String>, String> cases = Map.of(
+        List.of("--set", "a[x]=1"), "hooklens: --set a[x]=1: error parsing index: \"x\" is not a number\n",
+        List.of("--set", "=1"), "hooklens: --set =1: empty key before \"=\"\n",
+        List.of("--set-string", "a={x"), "hooklens: --set-string a={x: list must terminate with '}'\n",
+        List.of("--set-file", "a=" + missing), "hooklens: --set-file a=" + missing + ": no such file: " + missing
+            + "\n");
+    for (Map.Entry<List<String>, String> c : cases.entrySet()) {
+      CliRun r = CliRun.of("lint", c.getKey().get(0), c.getKey().get(1), shop.toString());
+      assertEquals(2, r.exit(), c.getKey().toString());
+      assertEquals(c.getValue(), r.err());
+      assertEquals("", r.out());
+    }
   }
 
   @Test

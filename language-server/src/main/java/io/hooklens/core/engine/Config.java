@@ -1,5 +1,7 @@
 package io.hooklens.core.engine;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -23,14 +25,15 @@ public record Config(Targets targets, Map<String, RuleSetting> rules, List<Strin
    * @param values values files, each one more values set on top of the chart's values.yaml, as
    *     {@code lint --values}; relative paths are relative to the chart, and a chart without the file
    *     is rendered without it
-   * @param set values applied to every values set, as {@code --set}
+   * @param set values applied to every values set, each {@code KEY: VALUE} as {@code --set KEY=VALUE}, in
+   *     order: a later one wins where two set the same value
    */
   public record Charts(List<String> values, Map<String, String> set) {
     public static final Charts NONE = new Charts(List.of(), Map.of());
 
     public Charts {
       values = List.copyOf(values);
-      set = Map.copyOf(set);
+      set = Collections.unmodifiableMap(new LinkedHashMap<>(set));
     }
   }
 
