@@ -66,7 +66,9 @@ final class ChartRenderer {
         handlers = SignalHandlers.save();
       }
       try {
-        return new Rendered(HelmText.restoreHooks(command.call()));
+        String manifests = command.call();
+        // helm-java gives null, not empty text, for a chart that renders to nothing.
+        return new Rendered(manifests == null ? "" : HelmText.restoreHooks(manifests));
       } catch (IllegalStateException e) {
         return new Failed(e.getMessage() == null ? "" : e.getMessage());
       } finally {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hooklens.TestCharts;
 import io.hooklens.TestPaths;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -258,6 +260,20 @@ class ChartLinterTest {
           .anyMatch(e -> e.path().equals("chart/templates/migrate-job.yaml")), "the archive holds the chart");
     }
     assertFalse(Files.exists(root.getParent()), "deleted: " + root.getParent());
+  }
+
+  @Test
+  void aChartThatRendersNothingHasNothingToReport() throws IOException {
+    Path chart = TestCharts.write(tmp, "off", Map.of("templates/job.yaml", """
+        {{- if .Values.enabled }}
+        apiVersion: batch/v1
+        kind: Job
+        {{- end }}
+        """));
+    assertEquals(List.of(), lint(chart, List.of(), SetValues.NONE));
+    ChartLinter.Manifests m = (ChartLinter.Manifests) ChartLinter.render(chart, List.of(), SetValues.NONE,
+        Config.DEFAULT.targets().kubernetes());
+    assertEquals(List.of(), m.parsed().documents());
   }
 
   private Path copyOf(Path chart) throws IOException {
