@@ -7,6 +7,19 @@ import java.util.Map;
 
 /** Small charts that a test writes for itself. */
 public final class TestCharts {
+  /**
+   * A template whose {@code helm.sh/hook} key a template action writes, naming an event Helm does not know:
+   * Helm leaves the resource out and logs that it skips it.
+   */
+  public static final String SKIPPED_HOOK = """
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: written
+        annotations:
+          {{ printf "helm.sh/%s" "hook" }}: post-instal
+      """;
+
   private TestCharts() {}
 
   /** Writes a chart named {@code name} in {@code dir}: its Chart.yaml and the files given by their path in it. */

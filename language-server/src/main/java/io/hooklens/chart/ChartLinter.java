@@ -202,6 +202,7 @@ public final class ChartLinter {
             valuesFile == null ? List.of() : List.of(valuesFile), forHelm, config.targets().kubernetes());
         if (r instanceof ChartRenderer.Rendered rendered) {
           rendered(rendered.manifests(), set, copy, config, out);
+          skipped(rendered.skippedHooks(), set, copy, config, out);
         } else if (r instanceof ChartRenderer.Failed failed) {
           failed(failed.message(), valuesFile, set, copy, config, out);
         }
@@ -245,13 +246,29 @@ public final class ChartLinter {
     RenderFailure.Location at = RenderFailure.locate(raw, copy, valuesFile);
     String message = RenderFailure.message(raw, copy);
     SourceText text = new SourceText(at.origin().text());
-    ParseProblem problem = new ParseProblem(ParseProblem.Kind.RENDER, RenderFailure.range(text, at, message),
-        message);
-    ParsedFile parsed = new ParsedFile(text, List.of(), List.of(problem), TemplateMask.needsMask(text.text()),
-        new BitSet());
-    LintResult result = linter.lint(at.origin().displayName(), parsed, config);
+    problems(at.origin(), text, List.of(new ParseProblem(ParseProblem.Kind.RENDER,
+        RenderFailure.range(text, at, message), message)), set, config, out);
+  }
+
+  /** Resources Helm left out for an unknown event in a hook annotation a template action wrote: on Chart.yaml. */
+  private void skipped(List<String> hooks, ValuesSet set, ChartCopy copy, Config config, Collector out)
+      throws IOException {
+    if (hooks.isEmpty()) {
+      return;
+    }
+    SourceText text = new SourceText(copy.chartYaml().text());
+    Range firstLine = RenderFailure.range(text, new RenderFailure.Location(copy.chartYaml(), 0, -1), "");
+    problems(copy.chartYaml(), text, hooks.stream()
+        .map(h -> new ParseProblem(ParseProblem.Kind.SKIPPED_HOOK, firstLine, h)).toList(), set, config, out);
+  }
+
+  /** Lints a chart file whose only content for the rules is what Helm said about it. */
+  private void problems(ChartCopy.Origin origin, SourceText text, List<ParseProblem> problems, ValuesSet set,
+      Config config, Collector out) {
+    ParsedFile parsed = new ParsedFile(text, List.of(), problems, TemplateMask.needsMask(text.text()), new BitSet());
+    LintResult result = linter.lint(origin.displayName(), parsed, config);
     out.chartLevel(result);
-    TemplateFile file = out.file(at.origin().displayName(), result.document());
+    TemplateFile file = out.file(origin.displayName(), result.document());
     for (Finding f : result.findings()) {
       out.add(file, f, set);
     }
