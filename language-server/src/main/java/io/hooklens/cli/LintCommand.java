@@ -131,7 +131,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     Linter linter = new Linter(BuiltInRules.registry());
     ConfigResolver configs = new ConfigResolver(linter.registry(), config);
-    Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, targets, err);
+    Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, targets, err, false);
     List<FileResult> results = new ArrayList<>();
     int exit = ExitCodes.CLEAN;
     try {
@@ -164,9 +164,17 @@ public final class LintCommand implements Callable<Integer> {
     return exit;
   }
 
-  /** What linting an argument needs besides the argument. */
+  /**
+   * What linting an argument needs besides the argument.
+   *
+   * @param chartNotRendered the files are those of a chart that Helm could not render
+   */
   private record Inputs(Linter linter, ChartLinter charts, ConfigResolver configs, TargetOptions targets,
-      PrintWriter err) {}
+      PrintWriter err, boolean chartNotRendered) {
+    Inputs forChartNotRendered() {
+      return new Inputs(linter, charts, configs, targets, err, true);
+    }
+  }
 
   private int lintArgument(String arg, Inputs in, List<FileResult> results)
       throws ConfigResolver.ConfigException {
@@ -244,7 +252,8 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     String name = file.toString();
-    Config c = in.targets().apply(resolved.config());
+    Config applied = in.targets().apply(resolved.config());
+    Config c = in.chartNotRendered() ? applied.forChartNotRendered() : applied;
     String text = fix ? decode(bytes) : null;
     if (text == null) {
       results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
@@ -312,7 +321,7 @@ public final class LintCommand implements Callable<Integer> {
         // Keep what can be checked without Helm: the render failure, plus each template on its own.
         files.stream().filter(f -> f.displayName().equals(chartYaml.toString()) || hasRenderFailure(f))
             .forEach(f -> results.add(new FileResult(f.displayName(), f.result(), f.valuesSets())));
-        return lintChartFiles(dir, null, in, results);
+        return lintChartFiles(dir, null, in.forChartNotRendered(), results);
       }
       for (ChartLinter.ChartFile f : files) {
         boolean excluded = walked && !f.displayName().equals(chartYaml.toString())

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
+import io.hooklens.TestCharts;
 import io.hooklens.TestPaths;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -173,6 +174,35 @@ class ChartLintCommandTest {
     assertTrue(r.out().contains(broken.resolve("templates/configmap.yaml") + ":4:3: error HL005 Helm cannot render "
         + "the chart with these values, so what it would install with them is not checked: parse error at "
         + "(broken-shop/templates/configmap.yaml:4): unexpected \"}\" in operand [values: values.yaml]"), r.out());
+  }
+
+  @Test
+  void aTemplateOfAChartHelmCannotRenderIsUncheckedForThatReasonAndAloneForWantOfTheRenderedChart()
+      throws Exception {
+    Path chart = TestCharts.write(dir, "needs-config", Map.of("templates/secret.yaml", """
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: app
+        {{ if .Values.secretConfig -}} stringData: {{- else -}} data: {{- end }}
+          config.yml: {{ required "config is required" .Values.config | b64enc }}
+        """));
+    Path secret = chart.resolve("templates/secret.yaml");
+    String notYaml = secret + ":5:61: info HL001 This template document is not YAML until it is rendered";
+
+    CliRun inChart = CliRun.of("lint", chart.toString());
+    assertEquals(1, inChart.exit(), inChart.err());
+    assertTrue(inChart.out().contains(secret + ":6:18: error HL005 Helm cannot render the chart with these values, "
+        + "so what it would install with them is not checked: execution error at (needs-config/templates/secret.yaml"
+        + ":6:17): config is required"), inChart.out());
+    assertTrue(inChart.out().contains(notYaml), inChart.out());
+    assertTrue(inChart.out().contains("it is not checked, since Helm could not render the chart (HL005 says why)."),
+        inChart.out());
+    assertFalse(inChart.out().contains("Lint the rendered chart"), inChart.out());
+
+    CliRun alone = CliRun.of("lint", secret.toString());
+    assertTrue(alone.out().contains(notYaml), alone.out());
+    assertTrue(alone.out().contains("it is not checked. Lint the rendered chart to check it."), alone.out());
   }
 
   @Test

@@ -11,12 +11,19 @@ import java.util.Map;
  * @param rules per-rule settings keyed by id, name or pattern as written
  * @param exclude path globs that are not linted, relative to the configuration file
  * @param charts how charts are rendered beyond their own values
+ * @param chartNotRendered the files are those of a chart that Helm could not render, linted one by one in its
+ *     place, so a template that only becomes YAML when rendered cannot be checked at all
  */
-public record Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude, Charts charts) {
+public record Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude, Charts charts,
+    boolean chartNotRendered) {
   public static final Config DEFAULT = new Config(Targets.DEFAULT, Map.of(), List.of());
 
   public Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude) {
     this(targets, rules, exclude, Charts.NONE);
+  }
+
+  public Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude, Charts charts) {
+    this(targets, rules, exclude, charts, false);
   }
 
   /**
@@ -47,6 +54,11 @@ public record Config(Targets targets, Map<String, RuleSetting> rules, List<Strin
   public record RuleSetting(Severity severity, boolean off, Map<String, Object> params) {}
 
   public Config withTargets(Targets t) {
-    return new Config(t, rules, exclude, charts);
+    return new Config(t, rules, exclude, charts, chartNotRendered);
+  }
+
+  /** These settings for the files of a chart that Helm could not render. */
+  public Config forChartNotRendered() {
+    return new Config(targets, rules, exclude, charts, true);
   }
 }
