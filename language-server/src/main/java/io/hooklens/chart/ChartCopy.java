@@ -72,6 +72,7 @@ final class ChartCopy implements AutoCloseable {
   private final Map<String, String> messagePaths = new LinkedHashMap<>();
   private final Map<String, String> subcharts = new HashMap<>();
   private Path root;
+  private int valueFiles;
 
   private ChartCopy(Path temp, Path chartDir) {
     this.temp = temp;
@@ -266,18 +267,28 @@ final class ChartCopy implements AutoCloseable {
 
   /** Copies a values file beside the chart, rewritten like the chart, for Helm to read. */
   Path values(ValuesSet set) throws IOException {
-    byte[] bytes = Files.readAllBytes(set.file());
     // A name of our own: helm-java passes values files to Helm as one comma-separated list.
     Path target = temp.resolve("values-" + (valuesOrigins.size() + 1) + ".yaml");
+    writeRewritten(target, Files.readAllBytes(set.file()));
+    messagePaths.put(target.toString(), set.label());
+    valuesOrigins.put(target.normalize(), new Origin(set.label(), set.file(), null));
+    return target;
+  }
+
+  /** Writes one value given on the command line beside the chart, rewritten like the chart, for Helm to read. */
+  Path value(byte[] bytes) throws IOException {
+    Path target = temp.resolve("value-" + ++valueFiles);
+    writeRewritten(target, bytes);
+    return target;
+  }
+
+  private static void writeRewritten(Path target, byte[] bytes) throws IOException {
     String text = utf8(bytes);
     if (text == null) {
       Files.write(target, bytes);
     } else {
       Files.writeString(target, HelmText.hideHooks(text), StandardCharsets.UTF_8);
     }
-    messagePaths.put(target.toString(), set.label());
-    valuesOrigins.put(target.normalize(), new Origin(set.label(), set.file(), null));
-    return target;
   }
 
   /** The origin of a values file that {@link #values} copied, by the path Helm was given. */

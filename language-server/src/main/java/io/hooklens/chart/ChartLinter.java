@@ -137,11 +137,15 @@ public final class ChartLinter {
     return sets;
   }
 
-  /** The {@code --set} values of a render: the configured ones, with those given on top. */
-  public static Map<String, String> setValues(Config.Charts configured, Map<String, String> given) {
-    Map<String, String> values = new LinkedHashMap<>(configured.set());
-    values.putAll(given);
-    return values;
+  /**
+   * The values set on a render: the configured ones, each {@code KEY: VALUE} as {@code --set KEY=VALUE}, then
+   * those given, which win.
+   */
+  public static SetValues setValues(Config.Charts configured, SetValues given) {
+    List<String> set = new ArrayList<>();
+    configured.set().forEach((k, v) -> set.add(k + "=" + v));
+    set.addAll(given.set());
+    return new SetValues(set, given.setString(), given.setFile());
   }
 
   private static List<ValuesSet> ownValuesSets(Path chartDir) throws IOException {
@@ -160,16 +164,16 @@ public final class ChartLinter {
 
   /**
    * Renders a chart once, as {@code helm template} does with {@code -f} for each values file in order and
-   * {@code --set} values: for tools that need Helm's output rather than findings.
+   * the values set: for tools that need Helm's output rather than findings.
    */
-  public static Rendering render(Path chartDir, List<Path> valuesFiles, Map<String, String> setValues,
+  public static Rendering render(Path chartDir, List<Path> valuesFiles, SetValues setValues,
       Version kubernetes) throws IOException {
     try (ChartCopy copy = ChartCopy.of(chartDir)) {
       List<Path> copies = new ArrayList<>();
       for (Path f : valuesFiles) {
         copies.add(copy.values(new ValuesSet(f.toString(), f)));
       }
-      ChartRenderer.Rendering r = ChartRenderer.render(copy, copies, setValues, kubernetes);
+      ChartRenderer.Rendering r = ChartRenderer.render(copy, copies, setValues.forHelm(copy), kubernetes);
       if (r instanceof ChartRenderer.Failed failed) {
         return new Refused(RenderFailure.message(failed.message(), copy));
       }
@@ -185,18 +189,20 @@ public final class ChartLinter {
    * the suppressed count and rule failures), then every file a rendered document or a failure came
    * from, sorted by name.
    *
-   * @param setValues {@code --set} values, applied to every values set
+   * @param setValues values set on every values set
    */
-  public List<ChartFile> lint(Path chartDir, List<ValuesSet> sets, Map<String, String> setValues, Config config)
+  public List<ChartFile> lint(Path chartDir, List<ValuesSet> sets, SetValues setValues, Config config)
       throws IOException {
     try (ChartCopy copy = ChartCopy.of(chartDir)) {
       Collector out = new Collector(copy);
+      SetValues.ForHelm forHelm = setValues.forHelm(copy);
       for (ValuesSet set : sets) {
         Path valuesFile = set.file() == null ? null : copy.values(set);
         ChartRenderer.Rendering r = ChartRenderer.render(copy,
-            valuesFile == null ? List.of() : List.of(valuesFile), setValues, config.targets().kubernetes());
+            valuesFile == null ? List.of() : List.of(valuesFile), forHelm, config.targets().kubernetes());
         if (r instanceof ChartRenderer.Rendered rendered) {
           rendered(rendered.manifests(), set, copy, config, out);
+          skipped(rendered.skippedHooks(), set, copy, config, out);
         } else if (r instanceof ChartRenderer.Failed failed) {
           failed(failed.message(), valuesFile, set, copy, config, out);
         }
@@ -240,13 +246,29 @@ public final class ChartLinter {
     RenderFailure.Location at = RenderFailure.locate(raw, copy, valuesFile);
     String message = RenderFailure.message(raw, copy);
     SourceText text = new SourceText(at.origin().text());
-    ParseProblem problem = new ParseProblem(ParseProblem.Kind.RENDER, RenderFailure.range(text, at, message),
-        message);
-    ParsedFile parsed = new ParsedFile(text, List.of(), List.of(problem), TemplateMask.needsMask(text.text()),
-        new BitSet());
-    LintResult result = linter.lint(at.origin().displayName(), parsed, config);
+    problems(at.origin(), text, List.of(new ParseProblem(ParseProblem.Kind.RENDER,
+        RenderFailure.range(text, at, message), message)), set, config, out);
+  }
+
+  /** Resources Helm left out for an unknown event in a hook annotation a template action wrote: on Chart.yaml. */
+  private void skipped(List<String> hooks, ValuesSet set, ChartCopy copy, Config config, Collector out)
+      throws IOException {
+    if (hooks.isEmpty()) {
+      return;
+    }
+    SourceText text = new SourceText(copy.chartYaml().text());
+    Range firstLine = RenderFailure.range(text, new RenderFailure.Location(copy.chartYaml(), 0, -1), "");
+    problems(copy.chartYaml(), text, hooks.stream()
+        .map(h -> new ParseProblem(ParseProblem.Kind.SKIPPED_HOOK, firstLine, h)).toList(), set, config, out);
+  }
+
+  /** Lints a chart file whose only content for the rules is what Helm said about it. */
+  private void problems(ChartCopy.Origin origin, SourceText text, List<ParseProblem> problems, ValuesSet set,
+      Config config, Collector out) {
+    ParsedFile parsed = new ParsedFile(text, List.of(), problems, TemplateMask.needsMask(text.text()), new BitSet());
+    LintResult result = linter.lint(origin.displayName(), parsed, config);
     out.chartLevel(result);
-    TemplateFile file = out.file(at.origin().displayName(), result.document());
+    TemplateFile file = out.file(origin.displayName(), result.document());
     for (Finding f : result.findings()) {
       out.add(file, f, set);
     }

@@ -8,15 +8,14 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --values} and {@code --set}, and the chart rendered once with them, for commands that work on a chart's
- * manifests ({@code hooks}, {@code run}); a picocli mixin.
+ * {@code --values} and the {@code --set} options, and the chart rendered once with them, for commands that work
+ * on a chart's manifests ({@code hooks}, {@code run}); a picocli mixin.
  */
 final class ChartValues {
   private static final String CHART_YAML = "Chart.yaml";
@@ -25,13 +24,12 @@ final class ChartValues {
       description = "For a chart: a values file on top of values.yaml, as helm -f (repeatable; later files win).")
   List<Path> valuesFiles = new ArrayList<>();
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE",
-      description = "For a chart: set a value, as helm --set does (one KEY=VALUE each; repeatable).")
-  Map<String, String> setValues = new LinkedHashMap<>();
+  @Mixin
+  SetOptions setValues;
 
   /** Whether values were given, which only a chart takes. */
   boolean given() {
-    return !valuesFiles.isEmpty() || !setValues.isEmpty();
+    return !valuesFiles.isEmpty() || setValues.given();
   }
 
   /** The chart a command-line target names (a directory, or a Chart.yaml), or null for a file. */
@@ -65,9 +63,12 @@ final class ChartValues {
         return Optional.empty();
       }
     }
+    if (!setValues.valid(err)) {
+      return Optional.empty();
+    }
     Version kubernetes = new ConfigResolver(BuiltInRules.registry(), null).forFile(chart.resolve(CHART_YAML)).config()
         .targets().kubernetes();
-    ChartLinter.Rendering r = ChartLinter.render(chart, valuesFiles, setValues, kubernetes);
+    ChartLinter.Rendering r = ChartLinter.render(chart, valuesFiles, setValues.values(), kubernetes);
     if (r instanceof ChartLinter.Refused refused) {
       err.println("hooklens: Helm cannot render " + chart + ": " + refused.message());
       return Optional.empty();

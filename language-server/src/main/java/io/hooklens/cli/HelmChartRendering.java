@@ -1,6 +1,7 @@
 package io.hooklens.cli;
 
 import io.hooklens.chart.ChartLinter;
+import io.hooklens.chart.SetValues;
 import io.hooklens.chart.ValuesSet;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Linter;
@@ -11,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /** The language server's charts, rendered with real Helm exactly as {@code hooklens lint CHART} renders them. */
@@ -41,8 +41,8 @@ public final class HelmChartRendering implements ChartRendering {
   public Render render(Path chart, Config config) throws IOException {
     List<ValuesSet> sets = ChartLinter.valuesSets(chart, List.of(), config.charts());
     List<ChartFile> files = new ArrayList<>();
-    for (ChartLinter.ChartFile f : charts.lint(chart, sets, ChartLinter.setValues(config.charts(), Map.of()),
-        config)) {
+    SetValues setValues = ChartLinter.setValues(config.charts(), SetValues.NONE);
+    for (ChartLinter.ChartFile f : charts.lint(chart, sets, setValues, config)) {
       files.add(new ChartFile(Path.of(f.displayName()).toAbsolutePath().normalize(), f.result(), f.valuesSets()));
     }
     return new Render(files, sets.size());
@@ -50,8 +50,8 @@ public final class HelmChartRendering implements ChartRendering {
 
   @Override
   public Manifests manifests(Path chart, Config config) throws IOException {
-    ChartLinter.Rendering r = ChartLinter.render(chart, List.of(), ChartLinter.setValues(config.charts(), Map.of()),
-        config.targets().kubernetes());
+    ChartLinter.Rendering r = ChartLinter.render(chart, List.of(),
+        ChartLinter.setValues(config.charts(), SetValues.NONE), config.targets().kubernetes());
     if (r instanceof ChartLinter.Refused refused) {
       throw new IOException("Helm cannot render " + chart + ": " + refused.message());
     }

@@ -29,9 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
@@ -103,10 +101,8 @@ public final class LintCommand implements Callable<Integer> {
           + "(repeatable).")
   List<Path> valuesFiles = new ArrayList<>();
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE",
-      description = "For charts: set a value in every values set, as helm --set does (one KEY=VALUE each; "
-          + "repeatable).")
-  Map<String, String> setValues = new LinkedHashMap<>();
+  @Mixin
+  SetOptions setValues;
 
   @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
       description = "Colour text output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; auto means when "
@@ -131,9 +127,12 @@ public final class LintCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
       }
     }
+    if (!setValues.valid(err)) {
+      return ExitCodes.USAGE;
+    }
     Linter linter = new Linter(BuiltInRules.registry());
     ConfigResolver configs = new ConfigResolver(linter.registry(), config);
-    Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, targets, err);
+    Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, targets, err, false);
     List<FileResult> results = new ArrayList<>();
     int exit = ExitCodes.CLEAN;
     try {
@@ -166,9 +165,17 @@ public final class LintCommand implements Callable<Integer> {
     return exit;
   }
 
-  /** What linting an argument needs besides the argument. */
+  /**
+   * What linting an argument needs besides the argument.
+   *
+   * @param chartNotRendered the files are those of a chart that Helm could not render
+   */
   private record Inputs(Linter linter, ChartLinter charts, ConfigResolver configs, TargetOptions targets,
-      PrintWriter err) {}
+      PrintWriter err, boolean chartNotRendered) {
+    Inputs forChartNotRendered() {
+      return new Inputs(linter, charts, configs, targets, err, true);
+    }
+  }
 
   private int lintArgument(String arg, Inputs in, List<FileResult> results)
       throws ConfigResolver.ConfigException {
@@ -246,7 +253,8 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     String name = file.toString();
-    Config c = in.targets().apply(resolved.config());
+    Config applied = in.targets().apply(resolved.config());
+    Config c = in.chartNotRendered() ? applied.forChartNotRendered() : applied;
     String text = fix ? decode(bytes) : null;
     if (text == null) {
       results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
@@ -308,12 +316,13 @@ public final class LintCommand implements Callable<Integer> {
     try {
       Config c = in.targets().apply(resolved.config());
       List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles, c.charts());
-      List<ChartLinter.ChartFile> files = in.charts().lint(dir, sets, ChartLinter.setValues(c.charts(), setValues), c);
+      List<ChartLinter.ChartFile> files =
+          in.charts().lint(dir, sets, ChartLinter.setValues(c.charts(), setValues.values()), c);
       if (noneRendered(files, sets)) {
         // Keep what can be checked without Helm: the render failure, plus each template on its own.
         files.stream().filter(f -> f.displayName().equals(chartYaml.toString()) || hasRenderFailure(f))
             .forEach(f -> results.add(new FileResult(f.displayName(), f.result(), f.valuesSets())));
-        return lintChartFiles(dir, null, in, results);
+        return lintChartFiles(dir, null, in.forChartNotRendered(), results);
       }
       for (ChartLinter.ChartFile f : files) {
         boolean excluded = walked && !f.displayName().equals(chartYaml.toString())

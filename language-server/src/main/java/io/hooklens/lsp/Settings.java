@@ -7,6 +7,7 @@ import com.google.gson.JsonPrimitive;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.engine.Severity;
+import io.hooklens.core.engine.StrVals;
 import io.hooklens.core.engine.Targets;
 import io.hooklens.core.engine.Version;
 import java.util.ArrayList;
@@ -135,10 +136,15 @@ public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> r
         case "set" -> {
           if (v.isJsonObject()) {
             for (Map.Entry<String, JsonElement> se : v.getAsJsonObject().entrySet()) {
-              if (se.getValue() instanceof JsonPrimitive p) {
+              if (!(se.getValue() instanceof JsonPrimitive p)) {
+                problems.accept(SECTION + ".helm.set." + se.getKey() + " must be a string, number or boolean; ignored");
+                continue;
+              }
+              String error = StrVals.parse(se.getKey() + "=" + p.getAsString()).error();
+              if (error == null) {
                 set.put(se.getKey(), p.getAsString());
               } else {
-                problems.accept(SECTION + ".helm.set." + se.getKey() + " must be a string, number or boolean; ignored");
+                problems.accept(SECTION + ".helm.set." + se.getKey() + ": " + error + ", as on helm's --set; ignored");
               }
             }
           } else if (!v.isJsonNull()) {

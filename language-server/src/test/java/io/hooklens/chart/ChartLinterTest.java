@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hooklens.TestCharts;
 import io.hooklens.TestPaths;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
@@ -40,7 +41,7 @@ class ChartLinterTest {
     return TestPaths.repoRoot().resolve("language-server/src/test/resources/charts").resolve(name);
   }
 
-  static List<Seen> lint(Path chart, List<Path> values, Map<String, String> set) throws IOException {
+  static List<Seen> lint(Path chart, List<Path> values, SetValues set) throws IOException {
     List<Seen> out = new ArrayList<>();
     for (ChartLinter.ChartFile f : CHARTS.lint(chart, ChartLinter.valuesSets(chart, values), set, Config.DEFAULT)) {
       assertEquals(List.of(), f.result().failures(), "no rule may fail");
@@ -62,7 +63,7 @@ class ChartLinterTest {
 
   @Test
   void findingsLandOnTheTemplateLineTheyCameFrom() throws IOException {
-    List<Seen> all = lint(chart("shop"), List.of(), Map.of());
+    List<Seen> all = lint(chart("shop"), List.of(), SetValues.NONE);
     Seen preStop = only(all, "templates/deployment.yaml", "HL401", "grace period is 30s");
     assertEquals(26, preStop.line());
     assertEquals(13, preStop.column());
@@ -74,7 +75,7 @@ class ChartLinterTest {
   @Test
   void relatedPlacesPointAtTheTemplateActionThatGaveTheValue() throws IOException {
     Path shop = chart("shop");
-    Finding preStop = CHARTS.lint(shop, List.of(ValuesSet.DEFAULTS), Map.of(), Config.DEFAULT).stream()
+    Finding preStop = CHARTS.lint(shop, List.of(ValuesSet.DEFAULTS), SetValues.NONE, Config.DEFAULT).stream()
         .filter(f -> f.displayName().endsWith("deployment.yaml"))
         .flatMap(f -> f.result().findings().stream()).filter(f -> f.ruleId().equals("HL401"))
         .findFirst().orElseThrow();
@@ -84,11 +85,11 @@ class ChartLinterTest {
 
   @Test
   void hookResourcesAreRenderedAndLinted() throws IOException {
-    List<Seen> all = lint(chart("shop"), List.of(), Map.of());
+    List<Seen> all = lint(chart("shop"), List.of(), SetValues.NONE);
     Seen inHookJob = only(all, "templates/migrate-job.yaml", "HL105", "sleep.seconds=25");
     assertEquals(31, inHookJob.line());
     try (ChartCopy copy = ChartCopy.of(chart("shop"))) {
-      ChartRenderer.Rendering r = ChartRenderer.render(copy, List.of(), Map.of(),
+      ChartRenderer.Rendering r = ChartRenderer.render(copy, List.of(), SetValues.NONE.forHelm(copy),
           Config.DEFAULT.targets().kubernetes());
       String manifests = ((ChartRenderer.Rendered) r).manifests();
       assertTrue(manifests.contains("kind: Job"), manifests);
@@ -100,7 +101,7 @@ class ChartLinterTest {
 
   @Test
   void eachFindingIsReportedOnceWithTheValuesSetsThatProduceIt() throws IOException {
-    List<Seen> all = lint(chart("shop"), List.of(), Map.of());
+    List<Seen> all = lint(chart("shop"), List.of(), SetValues.NONE);
     assertEquals(List.of("values.yaml", "ci/defaults-values.yaml"),
         only(all, "templates/deployment.yaml", "HL401", "grace period is 30s").values());
     assertEquals(List.of("ci/short-grace-values.yaml"),
@@ -112,7 +113,7 @@ class ChartLinterTest {
   @Test
   void valuesFilesAndSetValuesFromTheCommandLineApply() throws IOException {
     Path prod = Files.writeString(tmp.resolve("prod.yaml"), "drainSeconds: 100\n");
-    List<Seen> all = lint(chart("shop"), List.of(prod), Map.of("grace", "60"));
+    List<Seen> all = lint(chart("shop"), List.of(prod), new SetValues(List.of("grace=60"), List.of(), List.of()));
     Seen fromFile = only(all, "templates/deployment.yaml", "HL401", "needs 100s but the grace period is 60s");
     assertEquals(List.of(prod.toString()), fromFile.values());
     assertTrue(all.stream().noneMatch(s -> s.ruleId().equals("HL401") && s.message().contains("needs 45s")),
@@ -121,14 +122,14 @@ class ChartLinterTest {
 
   @Test
   void archivedSubchartsAreRenderedUnderTheirAlias() throws IOException {
-    List<Seen> all = lint(chart("packed"), List.of(), Map.of());
+    List<Seen> all = lint(chart("packed"), List.of(), SetValues.NONE);
     Seen hook = only(all, "charts/cleanup-0.2.0.tgz/cleanup/templates/hook.yaml", "HL105", "sleep.seconds=30");
     assertEquals(15, hook.line());
   }
 
   @Test
   void aChartHelmCannotRenderIsAFindingWithHelmsMessage() throws IOException {
-    List<Seen> all = lint(chart("broken"), List.of(), Map.of());
+    List<Seen> all = lint(chart("broken"), List.of(), SetValues.NONE);
     assertEquals(1, all.size(), all.toString());
     Seen failed = all.get(0);
     assertEquals("templates/configmap.yaml", failed.file());
@@ -144,7 +145,7 @@ class ChartLinterTest {
     Path chart = copyOf(chart("broken"));
     Files.writeString(chart.resolve("templates/configmap.yaml"), "kind: ConfigMap\n");
     Path bad = Files.writeString(tmp.resolve("bad-values.yaml"), "a: 1\n b: [\n");
-    List<Seen> badValues = lint(chart, List.of(bad), Map.of());
+    List<Seen> badValues = lint(chart, List.of(bad), SetValues.NONE);
     Seen inValues = only(badValues, chart.relativize(bad).toString(), "HL005", "yaml: line 2");
     assertEquals(2, inValues.line());
     assertEquals(List.of(bad.toString()), inValues.values());
@@ -152,7 +153,8 @@ class ChartLinterTest {
         "paths of the copy are replaced: " + inValues.message());
     Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: needy\nversion: 0.1.0\n"
         + "dependencies:\n  - name: redis\n    version: 1.0.0\n");
-    Seen missing = only(lint(chart, List.of(), Map.of()), "Chart.yaml", "HL005", "missing in charts/ directory: redis");
+    Seen missing = only(lint(chart, List.of(), SetValues.NONE), "Chart.yaml", "HL005",
+        "missing in charts/ directory: redis");
     assertEquals(4, missing.line());
   }
 
@@ -167,7 +169,7 @@ class ChartLinterTest {
       Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: example\nversion: 0.1.0\n");
       Files.createDirectories(chart.resolve("templates"));
       Files.writeString(chart.resolve("templates/configmap.yaml"), m.group(2));
-      List<Seen> found = lint(chart, List.of(), Map.of());
+      List<Seen> found = lint(chart, List.of(), SetValues.NONE);
       if (m.group(1).equals("Incorrect")) {
         assertEquals("HL005", only(found, "templates/configmap.yaml", "HL005", "parse error").ruleId());
       } else {
@@ -180,12 +182,12 @@ class ChartLinterTest {
   @Test
   void aHookTypoAmidTemplateActionsIsReportedOnItsTemplateLineAndColumn() throws IOException {
     Path chart = chart("hook-typo");
-    List<Seen> all = lint(chart, List.of(), Map.of());
+    List<Seen> all = lint(chart, List.of(), SetValues.NONE);
     assertEquals(List.of("templates/seed-job.yaml:12:21 HL201 [values.yaml]"), places(all));
     assertTrue(all.get(0).message().contains("\"pre-instal\"; did you mean \"pre-install\"?"), all.toString());
     // In Helm's output the labels and annotations that include and toYaml write move it to line 13 of the document.
     try (ChartCopy copy = ChartCopy.of(chart)) {
-      String manifests = ((ChartRenderer.Rendered) ChartRenderer.render(copy, List.of(), Map.of(),
+      String manifests = ((ChartRenderer.Rendered) ChartRenderer.render(copy, List.of(), SetValues.NONE.forHelm(copy),
           Config.DEFAULT.targets().kubernetes())).manifests();
       List<String> lines = manifests.lines().toList();
       int header = lines.indexOf("# Source: hook-typo/templates/seed-job.yaml");
@@ -196,21 +198,21 @@ class ChartLinterTest {
 
   @Test
   void aFindingOnlyOneCiValuesSetTriggersNamesOnlyThatSet() throws IOException {
-    List<Seen> all = lint(chart("ci-hook"), List.of(), Map.of());
+    List<Seen> all = lint(chart("ci-hook"), List.of(), SetValues.NONE);
     assertEquals(List.of("templates/cleanup-job.yaml:8:35 HL208 [ci/cleanup-values.yaml]"), places(all));
     assertTrue(all.get(0).message().contains("\"hook-succeded\""), all.toString());
   }
 
   @Test
   void aSubchartsHookIsLintedWithTheValuesItsParentGivesIt() throws IOException {
-    List<Seen> all = lint(chart("umbrella"), List.of(), Map.of());
+    List<Seen> all = lint(chart("umbrella"), List.of(), SetValues.NONE);
     assertEquals(List.of("charts/notifier/templates/announce-job.yaml:9:26 HL223 [values.yaml]"), places(all));
     assertTrue(all.get(0).message().contains("lets this Job run for 600s"), "the parent's value wins: " + all);
   }
 
   @Test
   void equalWeightsInTwoTemplatesRunInNameOrderAndALowerWeightFixesIt() throws IOException {
-    List<Seen> all = lint(chart("hook-order"), List.of(), Map.of());
+    List<Seen> all = lint(chart("hook-order"), List.of(), SetValues.NONE);
     assertEquals(List.of("templates/serviceaccount.yaml:9:28 HL221 [values.yaml]"), places(all));
     assertTrue(all.get(0).message().contains("in pre-install, pre-upgrade, Job/a-migrate runs and is waited for "
         + "before ServiceAccount/z-sa, which it needs, is created"), all.toString());
@@ -226,10 +228,10 @@ class ChartLinterTest {
     Files.writeString(chart.resolve("draft.yaml"), pod.formatted("draft"));
     Files.writeString(chart.resolve(".hidden.yaml"), pod.formatted("hidden"));
     Files.writeString(tmp.resolve("ignoring/.helmignore"), "# work in progress\ntemplates/draft.*\n");
-    List<Seen> all = lint(chart.getParent(), List.of(), Map.of());
+    List<Seen> all = lint(chart.getParent(), List.of(), SetValues.NONE);
     assertEquals(List.of("templates/kept.yaml:10:9 HL101 [values.yaml]"), places(all));
     Files.writeString(tmp.resolve("ignoring/.helmignore"), "**/draft.yaml\n");
-    Seen refused = only(lint(chart.getParent(), List.of(), Map.of()), "Chart.yaml", "HL005", "double-star");
+    Seen refused = only(lint(chart.getParent(), List.of(), SetValues.NONE), "Chart.yaml", "HL005", "double-star");
     assertEquals(List.of("values.yaml"), refused.values());
   }
 
@@ -242,7 +244,8 @@ class ChartLinterTest {
   @Test
   void chartYamlComesFirstThenEveryRenderedFileByName() throws IOException {
     Path shop = chart("shop");
-    List<String> files = CHARTS.lint(shop, ChartLinter.valuesSets(shop, List.of()), Map.of(), Config.DEFAULT).stream()
+    List<String> files = CHARTS.lint(shop, ChartLinter.valuesSets(shop, List.of()), SetValues.NONE, Config.DEFAULT)
+        .stream()
         .map(f -> shop.relativize(Path.of(f.displayName())).toString()).toList();
     assertEquals(List.of("Chart.yaml", "charts/worker/templates/daemonset.yaml", "templates/deployment.yaml",
         "templates/migrate-job.yaml"), files);
@@ -257,6 +260,20 @@ class ChartLinterTest {
           .anyMatch(e -> e.path().equals("chart/templates/migrate-job.yaml")), "the archive holds the chart");
     }
     assertFalse(Files.exists(root.getParent()), "deleted: " + root.getParent());
+  }
+
+  @Test
+  void aChartThatRendersNothingHasNothingToReport() throws IOException {
+    Path chart = TestCharts.write(tmp, "off", Map.of("templates/job.yaml", """
+        {{- if .Values.enabled }}
+        apiVersion: batch/v1
+        kind: Job
+        {{- end }}
+        """));
+    assertEquals(List.of(), lint(chart, List.of(), SetValues.NONE));
+    ChartLinter.Manifests m = (ChartLinter.Manifests) ChartLinter.render(chart, List.of(), SetValues.NONE,
+        Config.DEFAULT.targets().kubernetes());
+    assertEquals(List.of(), m.parsed().documents());
   }
 
   private Path copyOf(Path chart) throws IOException {

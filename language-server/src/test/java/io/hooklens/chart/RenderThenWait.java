@@ -3,7 +3,6 @@ package io.hooklens.chart;
 import io.hooklens.core.engine.Targets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 /** Renders the chart named by its argument, says so, then waits: SignalHandlersTest ends it with SIGTERM. */
 public final class RenderThenWait {
@@ -11,7 +10,7 @@ public final class RenderThenWait {
 
   public static void main(String[] args) throws Exception {
     try (ChartCopy copy = ChartCopy.of(Path.of(args[0]))) {
-      ChartRenderer.render(copy, List.of(), Map.of(), Targets.DEFAULT_KUBERNETES);
+      ChartRenderer.render(copy, List.of(), SetValues.NONE.forHelm(copy), Targets.DEFAULT_KUBERNETES);
     }
     System.out.println("rendered");
     System.out.flush();

@@ -9,11 +9,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
+import io.hooklens.TestCharts;
 import io.hooklens.TestPaths;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,6 +110,39 @@ class ChartLintCommandTest {
   }
 
   @Test
+  void oneSetArgumentSetsEveryPairItHolds() throws Exception {
+    Path shop = chart("shop");
+    CliRun r = CliRun.of("lint", "--format", "json", "--set", "grace=60,drainSeconds=100", shop.toString());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    List<String> hl401 = new ArrayList<>();
+    root.get("findings").forEach(f -> {
+      if (f.get("rule").asText().equals("HL401")) {
+        hl401.add(f.get("message").asText());
+      }
+    });
+    assertEquals(1, hl401.size(), r.out());
+    assertTrue(hl401.get(0).contains("needs 100s but the grace period is 60s"), hl401::toString);
+  }
+
+  @Test
+  void aSetArgumentHelmCannotReadIsAUsageErrorThatNamesIt() throws Exception {
+    Path shop = chart("shop");
+    Path missing = dir.resolve("nope.txt");
+    Map<List<String>, String> cases = Map.of(
+        List.of("--set", "a[x]=1"), "hooklens: --set a[x]=1: error parsing index: \"x\" is not a number\n",
+        List.of("--set", "=1"), "hooklens: --set =1: empty key before \"=\"\n",
+        List.of("--set-string", "a={x"), "hooklens: --set-string a={x: list must terminate with '}'\n",
+        List.of("--set-file", "a=" + missing), "hooklens: --set-file a=" + missing + ": no such file: " + missing
+            + "\n");
+    for (Map.Entry<List<String>, String> c : cases.entrySet()) {
+      CliRun r = CliRun.of("lint", c.getKey().get(0), c.getKey().get(1), shop.toString());
+      assertEquals(2, r.exit(), c.getKey().toString());
+      assertEquals(c.getValue(), r.err());
+      assertEquals("", r.out());
+    }
+  }
+
+  @Test
   void valuesSetsAndSetValuesFromTheConfigurationApplyToCharts() throws Exception {
     Path shop = chart("shop");
     Files.writeString(shop.resolve("prod.yaml"), "drainSeconds: 100\n");
@@ -137,6 +174,35 @@ class ChartLintCommandTest {
     assertTrue(r.out().contains(broken.resolve("templates/configmap.yaml") + ":4:3: error HL005 Helm cannot render "
         + "the chart with these values, so what it would install with them is not checked: parse error at "
         + "(broken-shop/templates/configmap.yaml:4): unexpected \"}\" in operand [values: values.yaml]"), r.out());
+  }
+
+  @Test
+  void aTemplateOfAChartHelmCannotRenderIsUncheckedForThatReasonAndAloneForWantOfTheRenderedChart()
+      throws Exception {
+    Path chart = TestCharts.write(dir, "needs-config", Map.of("templates/secret.yaml", """
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: app
+        {{ if .Values.secretConfig -}} stringData: {{- else -}} data: {{- end }}
+          config.yml: {{ required "config is required" .Values.config | b64enc }}
+        """));
+    Path secret = chart.resolve("templates/secret.yaml");
+    String notYaml = secret + ":5:61: info HL001 This template document is not YAML until it is rendered";
+
+    CliRun inChart = CliRun.of("lint", chart.toString());
+    assertEquals(1, inChart.exit(), inChart.err());
+    assertTrue(inChart.out().contains(secret + ":6:18: error HL005 Helm cannot render the chart with these values, "
+        + "so what it would install with them is not checked: execution error at (needs-config/templates/secret.yaml"
+        + ":6:17): config is required"), inChart.out());
+    assertTrue(inChart.out().contains(notYaml), inChart.out());
+    assertTrue(inChart.out().contains("it is not checked, since Helm could not render the chart (HL005 says why)."),
+        inChart.out());
+    assertFalse(inChart.out().contains("Lint the rendered chart"), inChart.out());
+
+    CliRun alone = CliRun.of("lint", secret.toString());
+    assertTrue(alone.out().contains(notYaml), alone.out());
+    assertTrue(alone.out().contains("it is not checked. Lint the rendered chart to check it."), alone.out());
   }
 
   @Test

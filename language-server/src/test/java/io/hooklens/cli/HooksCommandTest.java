@@ -125,6 +125,12 @@ class HooksCommandTest {
     CliRun off = CliRun.of("hooks", "--event", "post-delete", "--set", "cleanup.enabled=false", plan.toString());
     assertEquals(0, off.exit(), off.err());
     assertEquals("No post-delete hooks.\n", off.out());
+    // Text is true in a template's if, whatever it says; an empty file's content is empty text.
+    assertTrue(CliRun.of("hooks", "--event", "post-delete", "--set-string", "cleanup.enabled=false", plan.toString())
+        .out().contains("Job/release-cleanup"));
+    Path empty = Files.writeString(dir.resolve("empty.txt"), "");
+    assertEquals("No post-delete hooks.\n", CliRun.of("hooks", "--event", "post-delete", "--set-file",
+        "cleanup.enabled=" + empty, plan.toString()).out());
     Path keep = Files.writeString(dir.resolve("keep.yaml"), "cleanup:\n  enabled: false\n");
     Path again = Files.writeString(dir.resolve("again.yaml"), "cleanup:\n  enabled: true\n");
     assertEquals("No post-delete hooks.\n", CliRun.of("hooks", "--event", "post-delete", "--values", keep.toString(),
@@ -196,6 +202,10 @@ class HooksCommandTest {
     CliRun setOnFile = CliRun.of("hooks", "--set", "a=b", file.toString());
     assertEquals(2, setOnFile.exit());
     assertTrue(setOnFile.err().contains("--values and --set apply to charts only"), setOnFile.err());
+
+    CliRun badSet = CliRun.of("hooks", "--set", "cleanup.enabled=false,x", plan.toString());
+    assertEquals(2, badSet.exit());
+    assertEquals("hooklens: --set cleanup.enabled=false,x: key \"x\" has no value\n", badSet.err());
 
     CliRun noValues = CliRun.of("hooks", "--values", dir.resolve("nope.yaml").toString(), plan.toString());
     assertEquals(2, noValues.exit());

@@ -163,6 +163,9 @@ class RunSequenceCommandTest {
                   image: debian:12
                   command: [sh, -c, 'echo {{ .Values.message }}; exit 3']
         """);
+    CliRun bad = CliRun.of("run", "--yes", "--event", "pre-install", "--set", "message[0", chart.toString());
+    assertEquals(2, bad.exit());
+    assertEquals("hooklens: --set message[0: error parsing index: \"[0\" has no ]\n", bad.err());
     CliRun r = CliRun.of("run", "--yes", "--format", "json", "--event", "pre-install", "--set", "message=from set",
         chart.toString());
     assertEquals(1, r.exit(), r.err());

@@ -117,9 +117,11 @@ class SettingsTest {
   void helmValuesSetsAndSetValuesAreReadAndWinOverTheFile() {
     List<String> problems = new ArrayList<>();
     Settings s = read("{\"helm\": {\"values\": [\"ci/prod.yaml\", 3], \"set\": {\"grace\": 60, \"on\": true,"
-        + " \"x\": {}}, \"valuesFiles\": []}}", problems);
+        + " \"x\": {}, \"y[\": 1}, \"valuesFiles\": []}}", problems);
     assertEquals(new Config.Charts(List.of("ci/prod.yaml"), Map.of("grace", "60", "on", "true")), s.helm());
-    assertEquals(3, problems.size(), problems::toString);
+    assertEquals(4, problems.size(), problems::toString);
+    assertTrue(problems.contains("hooklens.helm.set.y[: error parsing index: \"[=1\" has no ], as on helm's --set;"
+        + " ignored"), problems::toString);
     assertNull(read("{\"helm\": \"prod.yaml\"}", problems).helm());
 
     Config file = new Config(Targets.DEFAULT, Map.of(), List.of(),

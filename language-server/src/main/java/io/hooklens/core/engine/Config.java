@@ -1,5 +1,7 @@
 package io.hooklens.core.engine;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -9,12 +11,19 @@ import java.util.Map;
  * @param rules per-rule settings keyed by id, name or pattern as written
  * @param exclude path globs that are not linted, relative to the configuration file
  * @param charts how charts are rendered beyond their own values
+ * @param chartNotRendered the files are those of a chart that Helm could not render, linted one by one in its
+ *     place, so a template that only becomes YAML when rendered cannot be checked at all
  */
-public record Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude, Charts charts) {
+public record Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude, Charts charts,
+    boolean chartNotRendered) {
   public static final Config DEFAULT = new Config(Targets.DEFAULT, Map.of(), List.of());
 
   public Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude) {
     this(targets, rules, exclude, Charts.NONE);
+  }
+
+  public Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude, Charts charts) {
+    this(targets, rules, exclude, charts, false);
   }
 
   /**
@@ -23,14 +32,15 @@ public record Config(Targets targets, Map<String, RuleSetting> rules, List<Strin
    * @param values values files, each one more values set on top of the chart's values.yaml, as
    *     {@code lint --values}; relative paths are relative to the chart, and a chart without the file
    *     is rendered without it
-   * @param set values applied to every values set, as {@code --set}
+   * @param set values applied to every values set, each {@code KEY: VALUE} as {@code --set KEY=VALUE}, in
+   *     order: a later one wins where two set the same value
    */
   public record Charts(List<String> values, Map<String, String> set) {
     public static final Charts NONE = new Charts(List.of(), Map.of());
 
     public Charts {
       values = List.copyOf(values);
-      set = Map.copyOf(set);
+      set = Collections.unmodifiableMap(new LinkedHashMap<>(set));
     }
   }
 
@@ -44,6 +54,11 @@ public record Config(Targets targets, Map<String, RuleSetting> rules, List<Strin
   public record RuleSetting(Severity severity, boolean off, Map<String, Object> params) {}
 
   public Config withTargets(Targets t) {
-    return new Config(t, rules, exclude, charts);
+    return new Config(t, rules, exclude, charts, chartNotRendered);
+  }
+
+  /** These settings for the files of a chart that Helm could not render. */
+  public Config forChartNotRendered() {
+    return new Config(targets, rules, exclude, charts, true);
   }
 }

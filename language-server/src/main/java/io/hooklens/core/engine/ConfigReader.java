@@ -129,7 +129,12 @@ public final class ConfigReader {
           }
           for (YMap.Entry se : sm.entries()) {
             if (se.value() instanceof YScalar s && s.type() != YScalar.Type.NULL) {
-              set.put(se.key().value(), s.value());
+              String error = StrVals.parse(se.key().value() + "=" + s.value()).error();
+              if (error == null) {
+                set.put(se.key().value(), s.value());
+              } else {
+                errors.add(at(se.key()) + "helm.set " + se.key().value() + ": " + error + ", as on helm's --set");
+              }
             } else {
               errors.add(at(se.value()) + "helm.set values must be scalars, as on helm's --set");
             }

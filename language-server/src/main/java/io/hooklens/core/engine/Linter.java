@@ -152,7 +152,7 @@ public final class Linter {
       }
       List<Finding> out = new ArrayList<>();
       try {
-        rule.rule().check(doc, new RuleContext(rule, doc, config.targets(), params, out, registry));
+        rule.rule().check(doc, new RuleContext(rule, doc, config, params, out, registry));
       } catch (RuntimeException | StackOverflowError e) {
         // One broken rule must not cost the user the other rules' findings.
         failures.add(new LintResult.RuleFailure(rule.id(), e));

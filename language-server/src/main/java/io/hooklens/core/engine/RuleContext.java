@@ -12,24 +12,29 @@ import java.util.List;
 public final class RuleContext {
   private final RuleDescriptor rule;
   private final HookDocument doc;
-  private final Targets targets;
+  private final Config config;
   private final Record params;
   private final List<Finding> out;
   private final RuleRegistry registry;
   private Edits edits;
 
-  RuleContext(RuleDescriptor rule, HookDocument doc, Targets targets, Record params, List<Finding> out,
+  RuleContext(RuleDescriptor rule, HookDocument doc, Config config, Record params, List<Finding> out,
       RuleRegistry registry) {
     this.registry = registry;
     this.rule = rule;
     this.doc = doc;
-    this.targets = targets;
+    this.config = config;
     this.params = params;
     this.out = out;
   }
 
   public Targets targets() {
-    return targets;
+    return config.targets();
+  }
+
+  /** Whether the file is a chart's that Helm could not render, linted in place of the rendered chart. */
+  public boolean chartNotRendered() {
+    return config.chartNotRendered();
   }
 
   /** Whether an id, name or pattern such as {@code HL4xx} names a known rule. */

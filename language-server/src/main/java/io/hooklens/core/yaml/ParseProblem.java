@@ -11,6 +11,11 @@ public record ParseProblem(Kind kind, Range range, String message) {
     /** A mapping repeats a key. */
     DUPLICATE_KEY,
     /** A chart that Helm could not render; reported on the template or values file Helm names. */
-    RENDER
+    RENDER,
+    /**
+     * A resource Helm left out of a rendered chart, since a {@code helm.sh/hook} key that a template action
+     * wrote names an event Helm does not know; Helm only logs it. Reported on the chart's Chart.yaml.
+     */
+    SKIPPED_HOOK
   }
 }

@@ -7,6 +7,7 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.YScalar;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,6 +33,9 @@ import java.util.stream.Collectors;
         @Message(id = "emptyItem", text = "helm.sh/hook has an empty item (a stray comma), which Helm reads as an"
             + " unknown event. Helm skips this whole resource: it is installed neither as a hook nor as a normal"
             + " resource."),
+        @Message(id = "skipped", text = "Helm skips a resource whose helm.sh/hook, written by a template action, is"
+            + " \"{0}\": an event it does not know. The resource is installed neither as a hook nor as a normal"
+            + " resource, and is not checked."),
         @Message(id = "emptyItemArgo", text = "helm.sh/hook has an empty item (a stray comma), which Helm reads as an"
             + " unknown event. Argo CD renders charts with helm template, which drops this whole resource: Argo CD"
             + " never sees it, as a hook or as a normal resource.")
@@ -42,6 +46,11 @@ public final class HelmHookUnknownEvent implements Rule {
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
+    for (ParseProblem p : doc.parsed().problems()) {
+      if (p.kind() == ParseProblem.Kind.SKIPPED_HOOK) {
+        ctx.report(p.range(), "skipped", p.message());
+      }
+    }
     boolean argo = ctx.targets().argoCd();
     for (Resource r : doc.resources()) {
       YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);

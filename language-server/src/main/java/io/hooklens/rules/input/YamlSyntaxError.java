@@ -18,7 +18,9 @@ import io.hooklens.core.yaml.TemplateMask;
     messages = {
         @Message(id = "syntax", text = "YAML syntax error: {0}; this document is not checked."),
         @Message(id = "template", text = "This template document is not YAML until it is rendered ({0}); it is"
-            + " not checked. Lint the rendered chart to check it.")
+            + " not checked. Lint the rendered chart to check it."),
+        @Message(id = "notRendered", text = "This template document is not YAML until it is rendered ({0}); it is"
+            + " not checked, since Helm could not render the chart (HL005 says why).")
     })
 public final class YamlSyntaxError implements Rule {
   @Override
@@ -32,7 +34,7 @@ public final class YamlSyntaxError implements Rule {
       if (p.kind() == ParseProblem.Kind.SYNTAX) {
         String why = p.message().replace(TemplateMask.PLACEHOLDER + "(" + (int) TemplateMask.PLACEHOLDER + ")",
             "a template action");
-        ctx.report(p.range(), "template", why).severity(Severity.INFO);
+        ctx.report(p.range(), ctx.chartNotRendered() ? "notRendered" : "template", why).severity(Severity.INFO);
       }
     }
   }

@@ -69,6 +69,14 @@ class ConfigReaderTest {
         "2:11: helm.values must be a list of values files",
         "3:8: helm.set must be a mapping of value path to value, such as {image.tag: \"1.2\"}",
         "4:3: unknown helm setting \"valuesFiles\"; known: set, values"), r.errors());
+    ConfigReader.Result set = read("""
+        helm:
+          set: {"a[x]": 1, b: "{x", c: "d,e=f"}
+        """);
+    assertEquals(List.of(
+        "2:9: helm.set a[x]: error parsing index: \"x\" is not a number, as on helm's --set",
+        "2:20: helm.set b: list must terminate with '}', as on helm's --set"), set.errors());
+    assertEquals(java.util.Map.of("c", "d,e=f"), set.config().charts().set(), "read as --set c=d,e=f");
     assertEquals(List.of("1:7: helm must be a mapping with values and set"), read("helm: yes\n").errors());
   }
 }
