@@ -21,8 +21,9 @@ class BadInputTest {
   private static final Linter LINTER = new Linter(BuiltInRules.registry());
 
   private static LintResult lint(String name, String text) {
-    // A guard against hangs, not a performance target: docs/performance.md has the benchmark.
-    return assertTimeoutPreemptively(Duration.ofSeconds(120), () -> LINTER.lint(name, text, Config.DEFAULT));
+    // A guard against hangs, not a performance target (docs/performance.md has the benchmark): wide enough for
+    // the 20 MB case on two cores that are busy with other work.
+    return assertTimeoutPreemptively(Duration.ofMinutes(10), () -> LINTER.lint(name, text, Config.DEFAULT));
   }
 
   private static List<String> ids(LintResult r) {

@@ -47,6 +47,17 @@ public final class RunFixture implements AutoCloseable {
         .map(RunFixture::describe).toList();
   }
 
+  /**
+   * The events about an object once one with {@code reason} is among them: a controller records the event
+   * after the status it explains, so a test that saw the status waits for it.
+   */
+  public List<String> eventsUntil(String kind, String name, String reason) throws InterruptedException {
+    return await(kind + "/" + name + " has a " + reason + " event", () -> {
+      List<String> events = events(kind, name);
+      return events.stream().anyMatch(e -> e.startsWith(reason + ":")) ? events : null;
+    }, 20_000);
+  }
+
   private static String describe(Event e) {
     return e.getReason() + ": " + e.getMessage();
   }

@@ -68,7 +68,7 @@ class JobControllerTest {
     assertEquals(job.getMetadata().getUid(), pod.getMetadata().getOwnerReferences().get(0).getUid());
     assertEquals("done\n", run.agent.log("default", pod.getMetadata().getName(), "main"));
     assertEquals(List.of("SuccessfulCreate: Created pod: " + pod.getMetadata().getName(), "Completed: Job completed"),
-        run.events("Job", "succeeds"));
+        run.eventsUntil("Job", "succeeds", "Completed"));
   }
 
   @Test
@@ -80,7 +80,7 @@ class JobControllerTest {
     assertEquals("BackoffLimitExceeded", condition.getReason());
     assertEquals(3, run.client.batch().v1().jobs().withName("gives-up").get().getStatus().getFailed());
     assertEquals(3, pods("gives-up").stream().filter(p -> "Failed".equals(p.getStatus().getPhase())).count());
-    List<String> events = run.events("Job", "gives-up");
+    List<String> events = run.eventsUntil("Job", "gives-up", "BackoffLimitExceeded");
     assertEquals(3, events.stream().filter(e -> e.startsWith("SuccessfulCreate")).count(), events.toString());
     assertEquals("BackoffLimitExceeded: Job has reached the specified backoff limit", events.get(events.size() - 1));
   }
@@ -111,7 +111,7 @@ class JobControllerTest {
     assertEquals("Failed", condition.getType());
     assertEquals("DeadlineExceeded", condition.getReason());
     run.await("the pod removed", () -> pods("too-slow").isEmpty() ? true : null, 10_000);
-    List<String> events = run.events("Job", "too-slow");
+    List<String> events = run.eventsUntil("Job", "too-slow", "DeadlineExceeded");
     assertTrue(events.get(events.size() - 1).startsWith("DeadlineExceeded: Job was active longer"), events.toString());
     assertTrue(events.stream().anyMatch(e -> e.startsWith("SuccessfulDelete")), events.toString());
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.hooklens.Timing;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YamlReader;
@@ -249,7 +250,8 @@ class HelmHooksTest {
   void aPodHookThatNeverCompletesTimesOut() throws Exception {
     // No restartPolicy: Always, as the API server defaults it, so the Pod never reaches Succeeded.
     String yaml = pod("forever", "pre-delete", "", "true").replace("restartPolicy: Never", "");
-    PhaseResult phase = hooks(Duration.ofSeconds(1)).runEvent(doc(yaml), "pre-delete");
+    // Long enough for a start, an exit and a restart after the fixture's short back-off, on this machine.
+    PhaseResult phase = hooks(Duration.ofMillis(1000 + 4 * Timing.slackMs())).runEvent(doc(yaml), "pre-delete");
     HookResult forever = phase.hooks().get(0);
     assertEquals(Outcome.TIMED_OUT, forever.outcome());
     assertEquals("timed out waiting for the condition", phase.error());
