@@ -2,6 +2,7 @@ package io.hooklens.bench;
 
 import com.marcnuri.helm.Helm;
 import io.hooklens.chart.ChartLinter;
+import io.hooklens.chart.SetValues;
 import io.hooklens.chart.ValuesSet;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Linter;
@@ -12,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -89,7 +89,7 @@ public class ChartLintCost {
   public List<ChartLinter.ChartFile> lint() throws IOException {
     List<ChartLinter.ChartFile> out = new ArrayList<>();
     for (Path dir : dirs) {
-      out.addAll(linter.lint(dir, List.of(ValuesSet.DEFAULTS), Map.of(), Config.DEFAULT));
+      out.addAll(linter.lint(dir, List.of(ValuesSet.DEFAULTS), SetValues.NONE, Config.DEFAULT));
     }
     return out;
   }
