@@ -13,8 +13,8 @@ import java.util.Locale;
  */
 public final class TextReport {
   /** How much of an output is shown: its last lines, and of those at most the last bytes. */
-  static final int OUTPUT_LINES = 20;
-  static final int OUTPUT_BYTES = 4096;
+  public static final int OUTPUT_LINES = 20;
+  public static final int OUTPUT_BYTES = 4096;
   private static final int MIN_BAR = 20;
   private static final int NOTE_WIDTH = 34;
   private static final int TICK_GAP = 6;
