@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.ParsedFile;
 import io.hooklens.core.yaml.Range;
@@ -164,11 +165,13 @@ public final class HooksCommand implements Callable<Integer> {
       for (Row r : rows) {
         HookPlan.Step s = r.step();
         String policies = s.deletePolicies().isEmpty() ? "none" : String.join(",", s.deletePolicies());
-        cells.add(new String[] {String.valueOf(r.position()), s.kind() + "/" + s.name(), String.valueOf(s.weight()),
-            s.defaultPolicy() ? policies + " (default)" : policies, s.awaited() ? "yes" : "no",
-            r.source().file() + ":" + (r.source().range().start().line() + 1)});
+        // Names and policies come from the manifest; escaped before the columns are measured.
+        String source = r.source().file() + ":" + (r.source().range().start().line() + 1);
+        cells.add(new String[] {String.valueOf(r.position()), Printable.line(s.kind() + "/" + s.name()),
+            String.valueOf(s.weight()), Printable.line(s.defaultPolicy() ? policies + " (default)" : policies),
+            s.awaited() ? "yes" : "no", Printable.line(source)});
       }
-      out.println(e.getKey());
+      out.println(Printable.line(e.getKey()));
       int[] width = new int[cells.get(0).length];
       for (String[] row : cells) {
         for (int i = 0; i < row.length; i++) {

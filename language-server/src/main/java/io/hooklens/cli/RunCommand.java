@@ -5,6 +5,7 @@ import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.rules.BuiltInRules;
@@ -207,7 +208,7 @@ public final class RunCommand implements Callable<Integer> {
   private int ask(List<String> problems, Supplier<String> description, Images images, PrintWriter err, Job job)
       throws IOException {
     if (!problems.isEmpty()) {
-      problems.forEach(p -> err.println("hooklens: " + p));
+      problems.forEach(p -> err.println("hooklens: " + Printable.line(p)));
       return ExitCodes.USAGE;
     }
     err.print(description.get());
@@ -301,7 +302,7 @@ public final class RunCommand implements Callable<Integer> {
     for (ParseProblem p : doc.parsed().problems()) {
       if (p.kind() == ParseProblem.Kind.SYNTAX || p.kind() == ParseProblem.Kind.LIMIT) {
         err.println("hooklens: " + target + ":" + (p.range().start().line() + 1) + ":"
-            + (p.range().start().column() + 1) + ": " + p.message());
+            + (p.range().start().column() + 1) + ": " + Printable.line(p.message()));
         return Optional.empty();
       }
     }
@@ -314,11 +315,10 @@ public final class RunCommand implements Callable<Integer> {
     StringBuilder s = new StringBuilder();
     String where = context == null ? "on this machine (embedded cluster)"
         : "on the cluster of context " + context + ", in a new namespace deleted afterwards";
-    s.append("hooklens run will run ").append(plan.kind() == SequencePlan.Kind.HELM ? "helm " + plan.name()
-        : "the next rollout of " + plan.name()).append(" from ").append(plan.source()).append(' ').append(where)
-        .append(":\n");
+    line(s, "", "hooklens run will run " + (plan.kind() == SequencePlan.Kind.HELM ? "helm " + plan.name()
+        : "the next rollout of " + plan.name()) + " from " + plan.source() + " " + where + ":");
     for (String line : plan.description()) {
-      s.append("  ").append(line).append('\n');
+      line(s, "  ", line);
     }
     sandboxLine(s, sandbox);
     return s.toString();
@@ -329,28 +329,33 @@ public final class RunCommand implements Callable<Integer> {
     StringBuilder s = new StringBuilder();
     String where = context == null ? "on this machine (embedded cluster)"
         : "on the cluster of context " + context + ", in a new namespace deleted afterwards";
-    s.append("hooklens run will start ").append(plan.pods().size()).append(plan.pods().size() == 1 ? " pod " : " pods ")
-        .append(where).append(":\n");
+    line(s, "", "hooklens run will start " + plan.pods().size() + (plan.pods().size() == 1 ? " pod " : " pods ")
+        + where + ":");
     for (PodPlan pod : plan.pods()) {
       Origin origin = plan.origin(Range.at(pod.line(), 0));
       String at = origin == null ? plan.source() + ":" + (pod.line() + 1)
           : origin.file() + ":" + (origin.position().line() + 1);
-      s.append("  ").append(pod.resource()).append(" (").append(at).append(") as pod ").append(pod.podName())
-          .append(", grace period ").append(pod.graceSeconds()).append(" s\n");
+      line(s, "  ", pod.resource() + " (" + at + ") as pod " + pod.podName() + ", grace period " + pod.graceSeconds()
+          + " s");
       for (ContainerPlan c : pod.containers()) {
         Path root = images.root(c.image());
-        s.append("    container \"").append(c.name()).append("\" runs: ").append(RunPlan.shell(c.command()))
-            .append(root != null ? "  (inside " + root + ")" : "").append('\n');
+        line(s, "    ", "container \"" + c.name() + "\" runs: " + RunPlan.shell(c.command())
+            + (root != null ? "  (inside " + root + ")" : ""));
         for (PlannedHook h : c.hooks()) {
-          s.append("      ").append(h.hook()).append(": ").append(h.description()).append('\n');
+          line(s, "      ", h.hook() + ": " + h.description());
         }
       }
       for (String note : pod.notes()) {
-        s.append("    note: ").append(note).append('\n');
+        line(s, "    ", "note: " + note);
       }
     }
     sandboxLine(s, sandbox);
     return s.toString();
+  }
+
+  /** A line of the plan, which names what the manifest names. */
+  private static void line(StringBuilder s, String indent, String text) {
+    s.append(indent).append(Printable.line(text)).append('\n');
   }
 
   private void sandboxLine(StringBuilder s, boolean sandbox) {
@@ -408,7 +413,7 @@ public final class RunCommand implements Callable<Integer> {
         err.println("hooklens: the run was stopped; what it created was removed");
         return ExitCodes.FINDINGS;
       } catch (RunException e) {
-        err.println("hooklens: " + e.getMessage());
+        err.println("hooklens: " + Printable.line(String.valueOf(e.getMessage())));
         return ExitCodes.USAGE;
       }
       PrintWriter out = spec.commandLine().getOut();

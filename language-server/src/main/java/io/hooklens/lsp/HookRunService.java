@@ -9,6 +9,7 @@ import io.hooklens.core.model.Container;
 import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.text.Printable;
 import io.hooklens.rules.helm.HookPlan;
 import io.hooklens.rules.openshift.DcHook;
 import io.hooklens.run.ContainerPlan;
@@ -175,8 +176,8 @@ final class HookRunService {
           if (chart != null) {
             args.addProperty("chart", chart.toString());
           }
-          String title = chart != null ? "▶ Run the chart's " + event.name() + " hooks locally"
-              : "▶ Run " + event.name() + " hooks locally (" + event.steps().size() + ")";
+          String title = Printable.line(chart != null ? "▶ Run the chart's " + event.name() + " hooks locally"
+              : "▶ Run " + event.name() + " hooks locally (" + event.steps().size() + ")");
           lenses.add(new CodeLens(positions.range(step.source()), new Command(title, RUN_HOOK, List.of(args)), null));
         }
       }
@@ -296,7 +297,7 @@ final class HookRunService {
     }
     List<Finding> found = lint.get();
     Progress progress = new Progress(givenToken);
-    progress.begin(planned.title());
+    progress.begin(Printable.line(planned.title()));
     RunReport report;
     try (Runner runner = Runner.embedded(Images.NONE, START_TIMEOUT_SECONDS, (seconds, pod, what) -> {
       String line = String.format(java.util.Locale.ROOT, "%.2f s %s: %s", seconds, pod, what);
@@ -336,7 +337,7 @@ final class HookRunService {
     result.addProperty("text", text);
     JsonElement json = JsonParser.parseString(JsonReport.render(report));
     result.add("report", json);
-    log.info("hooklens run report for " + report.source() + ":\n" + text);
+    log.info("hooklens run report for " + Printable.line(report.source()) + ":\n" + text);
     String message = String.join("\n", TextReport.verdictLines(report)) + (svg == null ? "" : "\nTimeline: " + svg);
     LanguageClient c = client.get();
     if (c != null) {
@@ -354,26 +355,30 @@ final class HookRunService {
   private static String consent(RunPlan plan, boolean sandbox) {
     StringBuilder text = new StringBuilder("Run these commands on this machine?");
     for (PodPlan pod : plan.pods()) {
-      text.append("\n").append(pod.resource()).append(" as pod ").append(pod.podName()).append(", grace period ")
-          .append(pod.graceSeconds()).append(" s:");
+      line(text, pod.resource() + " as pod " + pod.podName() + ", grace period " + pod.graceSeconds() + " s:");
       for (ContainerPlan container : pod.containers()) {
-        text.append("\n• container ").append(container.name()).append(": ").append(RunPlan.shell(container.command()));
+        line(text, "• container " + container.name() + ": " + RunPlan.shell(container.command()));
         for (PlannedHook h : container.hooks()) {
-          text.append("\n• ").append(h.hook()).append(": ").append(h.description());
+          line(text, "• " + h.hook() + ": " + h.description());
         }
       }
-      pod.notes().forEach(n -> text.append("\n(").append(n).append(")"));
+      pod.notes().forEach(n -> line(text, "(" + n + ")"));
     }
     return text.append(sandboxNote(sandbox)).toString();
   }
 
   /** The whole plan of a Helm event or a rollout, to consent to. */
   private static String consent(SequencePlan plan, boolean sandbox) {
-    StringBuilder text = new StringBuilder(plan.kind() == SequencePlan.Kind.HELM
+    StringBuilder text = new StringBuilder(Printable.line(plan.kind() == SequencePlan.Kind.HELM
         ? "Run the hooks of helm " + plan.name() + " on this machine, as Helm runs them?"
-        : "Run the next rollout of " + plan.name() + " on this machine, as its deployer runs it?");
-    plan.description().forEach(line -> text.append("\n").append(line));
+        : "Run the next rollout of " + plan.name() + " on this machine, as its deployer runs it?"));
+    plan.description().forEach(line -> line(text, line));
     return text.append(sandboxNote(sandbox)).toString();
+  }
+
+  /** A line of a plan, which names what the manifest names. */
+  private static void line(StringBuilder text, String line) {
+    text.append('\n').append(Printable.line(line));
   }
 
   private static String sandboxNote(boolean sandbox) {
@@ -439,9 +444,9 @@ final class HookRunService {
     return o;
   }
 
-  /** A refusal or failure the user must see, not only the caller. */
+  /** A refusal or failure the user must see, not only the caller; it may name what the manifest names. */
   private JsonObject shown(JsonObject status) {
-    log.showWarning("hooklens.runHook: " + status.get("message").getAsString());
+    log.showWarning("hooklens.runHook: " + Printable.line(status.get("message").getAsString()));
     return status;
   }
 

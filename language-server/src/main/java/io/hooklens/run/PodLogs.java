@@ -2,22 +2,28 @@ package io.hooklens.run;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.InputStream;
 
 /** Where a container's output comes from: the API's log endpoint, or the embedded node itself. */
 @FunctionalInterface
 public interface PodLogs {
-  /** The container's output, or empty when it cannot be read. */
-  String read(String namespace, String pod, String container);
+  /** The end of the container's output, or empty when it cannot be read. */
+  BoundedOutput.Tail read(String namespace, String pod, String container);
 
-  /** Reads logs through the API, as kubectl logs does (a real cluster). */
+  /** Reads logs through the API, as kubectl logs does (a real cluster), keeping their end. */
   static PodLogs api(KubernetesClient client) {
     return (namespace, pod, container) -> {
-      try {
-        String log = client.pods().inNamespace(namespace).withName(pod).inContainer(container).getLog();
-        return log == null ? "" : log;
-      } catch (KubernetesClientException e) {
-        return "";
+      BoundedOutput kept = new BoundedOutput();
+      try (InputStream log = client.pods().inNamespace(namespace).withName(pod).inContainer(container)
+          .getLogInputStream()) {
+        if (log != null) {
+          kept.readAll(log);
+        }
+      } catch (KubernetesClientException | IOException e) {
+        // What was read before the failure is kept.
       }
+      return kept.tail();
     };
   }
 }

@@ -12,10 +12,11 @@ import java.util.List;
 public record PodRun(String name, String phase, String reason, List<ContainerRun> containers) {
   /**
    * A container of the pod: exit code, reason and message of its last run (the exit code null while it runs
-   * or waits, with the reason it waits, such as {@code CreateContainerConfigError}), and what it printed.
+   * or waits, with the reason it waits, such as {@code CreateContainerConfigError}), and the end of what it
+   * printed, after {@code outputDroppedBytes} bytes that were not kept.
    */
   public record ContainerRun(String name, Integer exitCode, String reason, String message, int restarts,
-      String output) {}
+      String output, long outputDroppedBytes) {}
 
   /** Reads a pod's status and its containers' output. */
   public static PodRun of(Pod pod, PodLogs logs) {
@@ -31,9 +32,9 @@ public record PodRun(String name, String phase, String reason, List<ContainerRun
       var waiting = status == null || status.getState() == null ? null : status.getState().getWaiting();
       String reason = terminated != null ? terminated.getReason() : waiting != null ? waiting.getReason() : null;
       String message = terminated != null ? terminated.getMessage() : waiting != null ? waiting.getMessage() : null;
+      BoundedOutput.Tail output = logs.read(namespace, name, container.getName());
       containers.add(new ContainerRun(container.getName(), terminated == null ? null : terminated.getExitCode(),
-          reason, message, status == null ? 0 : status.getRestartCount(),
-          logs.read(namespace, name, container.getName())));
+          reason, message, status == null ? 0 : status.getRestartCount(), output.text(), output.droppedBytes()));
     }
     return new PodRun(name, pod.getStatus() == null ? null : pod.getStatus().getPhase(),
         pod.getStatus() == null ? null : pod.getStatus().getReason(), List.copyOf(containers));

@@ -12,6 +12,7 @@ import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.PodSpec;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.YMap;
@@ -333,14 +334,15 @@ public final class RunPlan {
 
   /**
    * A command line as a shell would take it back, on one line: words quoted only where needed, and a word
-   * with line breaks or other control characters in bash's {@code $'...'} form.
+   * with a tab or anything {@link Printable} escapes (line breaks, other control characters, characters that
+   * reorder a line) in bash's {@code $'...'} form, whose escapes are those of {@link Printable}.
    */
   public static String shell(List<String> argv) {
     List<String> words = new ArrayList<>();
     for (String word : argv) {
       if (SAFE_WORD.matcher(word).matches()) {
         words.add(word);
-      } else if (word.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+      } else if (word.codePoints().anyMatch(c -> c == '\t' || Printable.escape(c) != null)) {
         words.add(ansiC(word));
       } else {
         words.add("'" + word.replace("'", "'\\''") + "'");
@@ -351,22 +353,21 @@ public final class RunPlan {
 
   private static String ansiC(String word) {
     StringBuilder s = new StringBuilder("$'");
-    for (char c : word.toCharArray()) {
+    word.codePoints().forEach(c -> {
+      String escaped = Printable.escape(c);
       switch (c) {
-        case '\n' -> s.append("\\n");
         case '\t' -> s.append("\\t");
-        case '\r' -> s.append("\\r");
         case '\\' -> s.append("\\\\");
         case '\'' -> s.append("\\'");
         default -> {
-          if (c < 0x20 || c == 0x7f) {
-            s.append(String.format(Locale.ROOT, "\\x%02x", (int) c));
+          if (escaped == null) {
+            s.appendCodePoint(c);
           } else {
-            s.append(c);
+            s.append(escaped);
           }
         }
       }
-    }
+    });
     return s.append('\'').toString();
   }
 }

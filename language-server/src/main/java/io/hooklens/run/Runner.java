@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hooklens.core.engine.Finding;
+import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.controllers.JobController;
@@ -46,7 +47,7 @@ import java.util.function.Function;
  * stops the waiting, deletes what the run created and kills every process the node agent started.
  */
 public final class Runner implements AutoCloseable {
-  /** Where a run's progress goes, as it happens. */
+  /** Where a run's progress goes, as it happens; {@code pod} and {@code what} come {@link Printable}, on one line. */
   public interface Progress {
     /**
      * @param seconds since the current pod was created
@@ -81,7 +82,8 @@ public final class Runner implements AutoCloseable {
     this.kubeconfig = kubeconfig;
     this.images = images;
     this.startTimeoutSeconds = startTimeoutSeconds;
-    this.progress = progress;
+    // Progress names the manifest's containers and quotes what hooks print.
+    this.progress = (seconds, pod, what) -> progress.line(seconds, Printable.line(pod), Printable.line(what));
   }
 
   /**

@@ -112,7 +112,7 @@ final class SequenceBuilder {
   private static List<Sequence.PodOutput> pods(List<PodRun> runs) {
     return runs.stream().map(p -> new Sequence.PodOutput(p.name(), p.phase(), p.reason(), p.containers().stream()
         .map(c -> new Sequence.ContainerOutput(c.name(), c.exitCode(), c.reason(), c.message(), c.restarts(),
-            c.output()))
+            c.output(), c.outputDroppedBytes()))
         .toList())).toList();
   }
 

@@ -95,7 +95,7 @@ final class StepBuilder {
             start.map(e -> (origin + e.nanos() - createdNanos) / 1_000_000).orElse(null),
             last == null ? null : (origin + last.nanos() - createdNanos) / 1_000_000, status,
             "failed".equals(status) ? end.get().detail().strip() : null, output == null ? "" : output.output(),
-            predictions(h)));
+            output == null ? 0 : output.outputDroppedBytes(), predictions(h)));
       }
     }
     return withVerdicts(new Step("pod", "delete", plan.resource(), namespace, plan.podName(), plan.graceSeconds(),
@@ -134,7 +134,7 @@ final class StepBuilder {
           status = failed.isPresent() ? "failed" : seen.runningNanos != null ? "unknown" : "not-run";
         }
         hooks.add(new HookResult(c.name(), h.hook(), h.description(), start, end, status,
-            failed.map(EventRecord::message).orElse(null), "", predictions(h)));
+            failed.map(EventRecord::message).orElse(null), "", 0, predictions(h)));
       }
     }
     return withVerdicts(new Step("pod", "delete", plan.resource(), namespace, plan.podName(), plan.graceSeconds(),

@@ -139,9 +139,17 @@ class HooksCommandTest {
         again.toString(), plan.toString()).out().contains("Job/release-cleanup"), "a later values file wins");
   }
 
+  /** The text plan of a rendered manifest, with the file's path written as rendered.yaml. */
+  private String plan(String manifest) throws Exception {
+    Path file = Files.writeString(dir.resolve("rendered.yaml"), manifest, StandardCharsets.UTF_8);
+    CliRun r = CliRun.of("hooks", file.toString());
+    assertEquals(0, r.exit(), r.err());
+    return r.out().replace(file.toString(), "rendered.yaml");
+  }
+
   @Test
   void aRenderedManifestFileIsPlannedWithItsOwnLines() throws Exception {
-    Path file = Files.writeString(dir.resolve("rendered.yaml"), """
+    String plan = plan("""
         ---
         # Source: app/templates/hooks.yaml
         apiVersion: v1
@@ -166,9 +174,7 @@ class HooksCommandTest {
           name: skipped
           annotations:
             helm.sh/hook: pre-upgrad
-        """, StandardCharsets.UTF_8);
-    CliRun r = CliRun.of("hooks", file.toString());
-    assertEquals(0, r.exit(), r.err());
+        """);
     // " 1" is no integer for Helm, so the Secret has weight 0 and ties with the Job, which wins by name; an event
     // listed twice runs the hook twice; the misspelt event makes Helm skip the ConfigMap.
     assertEquals("""
@@ -177,7 +183,24 @@ class HooksCommandTest {
           1  Job/a-job             0  hook-succeeded                  yes    rendered.yaml:16
           2  Secret/b-secret       0  before-hook-creation (default)  no     rendered.yaml:8
           3  Secret/b-secret       0  before-hook-creation (default)  no     rendered.yaml:8
-        """, r.out().replace(file.toString(), "rendered.yaml"));
+        """, plan);
+  }
+
+  @Test
+  void namesFromTheManifestCannotRewriteTheTerminalAndTheColumnsStayAligned() throws Exception {
+    String plan = plan("""
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: "a\\e[2J\\u202e"
+          annotations:
+            helm.sh/hook: pre-install
+        """);
+    assertEquals("""
+        pre-install
+          #  HOOK                WEIGHT  DELETE POLICY                   WAITS  SOURCE
+          1  Job/a\\x1b[2J\\u202e       0  before-hook-creation (default)  yes    rendered.yaml:6
+        """, plan);
   }
 
   @Test

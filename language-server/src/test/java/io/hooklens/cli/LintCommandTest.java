@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hooklens.core.text.Printable;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -192,6 +193,36 @@ class LintCommandTest {
     String line = r.out().lines().findFirst().orElseThrow();
     assertTrue(line.startsWith("::warning file=" + f.toString().replace(",", "%2C") + ",line=11,col=9,endLine=11,"
         + "endColumn=16,title=HL401 prestop-budget-exceeds-grace::preStop of container"), line);
+  }
+
+  @Test
+  void namesAndLinesFromTheManifestCannotRewriteTheTerminal() throws Exception {
+    Path named = write("named.yaml", OVER_BUDGET.replace("- name: app", "- name: \"app\\e]0;pwned\\a\\r\\x9b2J\""));
+    // YAML takes a bidirectional override as it is, not only as an escape.
+    Path raw = write("raw.yaml", """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: web
+          annotations: {note: "\u202e\u2066", helm.sh/hook: pre-instal}
+        spec:
+          containers:
+            - name: app
+              image: nginx
+        """);
+    for (String format : List.of("text", "github")) {
+      CliRun r = CliRun.of("lint", "--format", format, "--color", "always", named.toString(), raw.toString());
+      String shown = r.out().replaceAll("\u001b\\[[0-9;]*m", "");
+      assertTrue(shown.codePoints().noneMatch(c -> c < 0x20 && c != '\n' || c >= 0x7f && c <= 0x9f || c == 0x202e),
+          format + ": " + Printable.line(r.out()));
+      assertTrue(shown.contains("preStop of container \"app\\x1b]0;pwned\\x07\\r\\u009b2J\" needs at least 20s"),
+          shown);
+    }
+    CliRun text = CliRun.of("lint", "--color", "never", raw.toString());
+    // The carets stay under the finding, whatever the escapes before it on the line.
+    String line = "  annotations: {note: \"\\u202e\\u2066\", helm.sh/hook: pre-instal}";
+    assertTrue(text.out().contains("> 5 | " + line + "\n    | " + " ".repeat(line.indexOf("pre-instal")) + "^^^^^^^^^^\n"),
+        text.out());
   }
 
   @Test

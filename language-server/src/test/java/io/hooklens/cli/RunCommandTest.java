@@ -8,10 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hooklens.TestPaths;
 import io.hooklens.Timing;
+import io.hooklens.core.text.Printable;
+import io.hooklens.run.BoundedOutput;
+import io.hooklens.run.report.TextReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -131,6 +135,47 @@ class RunCommandTest {
         verdict.toString());
     assertEquals("HL122", verdict.get("rules").get(0).asText(), verdict.toString());
     assertTrue(verdict.get("text").asText().endsWith("— see HL122"), verdict.toString());
+  }
+
+  /** No C0 control but line feed and tab, no DEL, no C1 control, no character that reorders a line. */
+  private static void assertPrintable(String text, String what) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean control = c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f && c <= 0x9f || c == '\u202e';
+      assertFalse(control, String.format(Locale.ROOT, "%s: U+%04X at %d: %s", what, (int) c, i,
+          Printable.line(text.substring(Math.max(0, i - 60), Math.min(text.length(), i + 60)))));
+    }
+  }
+
+  @Test
+  void aHookThatPrintsAMegabyteOfTerminalSequencesCannotRewriteTheTerminal() throws Exception {
+    String printed = "\u001b]0;title\u0007\u001b[2J\r\b\u0000 done\n";
+    String container = "app\\x1b[2J\\r\\x08\\u009b31m\\u202e";
+
+    CliRun text = CliRun.of("run", "--yes", "--color", "never", manifest("hostile.yaml"));
+    assertEquals(1, text.exit(), text.err());
+    assertPrintable(text.out(), "text report");
+    assertPrintable(text.err(), "plan and progress");
+    assertTrue(text.err().contains("Pod/web\\x1b]0;pwned\\x07 (" + manifest("hostile.yaml") + ":3)"), text.err());
+    assertTrue(text.err().contains("container \"" + container + "\" runs: sh -c"), text.err());
+    assertTrue(text.err().contains("preStop of \"" + container + "\" failed: command 'sh -c head -c 1048576"),
+        text.err());
+    assertTrue(text.err().contains("xxx\\x1b]0;title\\x07\\x1b[2J\\r\\x08\\x00 done\n"), text.err());
+    Matcher notShown = Pattern.compile("\n      … ([0-9,]+) earlier bytes not shown\n      \\| x+"
+        + "\\\\x1b]0;title\\\\x07\\\\x1b\\[2J\\\\r\\\\x08\\\\x00 done\n").matcher(text.out());
+    assertTrue(notShown.find(), text.out());
+    // The line break at the end is neither shown nor earlier.
+    assertEquals(1_048_576 + printed.length() - 1 - TextReport.OUTPUT_BYTES,
+        Long.parseLong(notShown.group(1).replace(",", "")));
+
+    CliRun json = CliRun.of("run", "--yes", "--format", "json", manifest("hostile.yaml"));
+    assertEquals(1, json.exit(), json.err());
+    JsonNode hook = new ObjectMapper().readTree(json.out()).get("steps").get(0).get("hooks").get(0);
+    assertEquals("app\u001b[2J\r\b\u009b31m\u202e", hook.get("container").asText());
+    String output = hook.get("output").asText();
+    assertEquals(BoundedOutput.KEPT_BYTES, output.length());
+    assertTrue(output.endsWith("xxx" + printed), Printable.line(output.substring(output.length() - 40)));
+    assertEquals(1_048_576 + printed.length() - BoundedOutput.KEPT_BYTES, hook.get("outputDroppedBytes").asLong());
   }
 
   @Test

@@ -8,9 +8,11 @@ import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.hooklens.Timing;
+import io.hooklens.core.text.Printable;
 import io.hooklens.rules.BuiltInRules;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -27,6 +29,7 @@ import org.eclipse.lsp4j.WindowClientCapabilities;
 import org.eclipse.lsp4j.WorkDoneProgressBegin;
 import org.eclipse.lsp4j.WorkDoneProgressEnd;
 import org.eclipse.lsp4j.WorkDoneProgressKind;
+import org.eclipse.lsp4j.WorkDoneProgressReport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -180,6 +183,43 @@ class RunHookCommandTest {
       assertTrue(first instanceof WorkDoneProgressBegin, first.toString());
       assertTrue(last instanceof WorkDoneProgressEnd, last.toString());
       assertTrue(progress.stream().anyMatch(p -> p.getValue().getLeft().getKind() == WorkDoneProgressKind.report));
+    }
+  }
+
+  @Test
+  void namesAndOutputMadeToRewriteTheEditorsOutputAreShownAsEscapes() throws Exception {
+    try (LspSession s = session()) {
+      s.client.answerMessageRequests(p -> HookRunService.RUN);
+      s.open(URI, "yaml", TEXT.replace("- name: app", "- name: \"app\\e]0;pwned\\a\\r\\x9b2J\\u202e\"")
+          .replace("echo bye; sleep 0.5", "printf 'bye\\\\033[2J\\\\r\\\\n'"));
+      JsonObject result = execute(s, lens(lenses(s, URI), "▶ Run preStop locally"));
+      assertEquals("ran", result.get("status").getAsString(), result.toString());
+      JsonObject preStop = result.getAsJsonObject("report").getAsJsonArray("steps").get(0).getAsJsonObject()
+          .getAsJsonArray("hooks").get(0).getAsJsonObject();
+      assertEquals("bye\u001b[2J\r\n", preStop.get("output").getAsString(), "the JSON keeps what was printed");
+
+      String container = "app\\x1b]0;pwned\\x07\\r\\u009b2J\\u202e";
+      String asked = s.client.messageRequests().get(0).getMessage();
+      assertTrue(asked.contains("• container " + container + ": sh -c"), asked);
+      MessageParams shown = s.client.awaitShown(m -> m.getMessage().contains("Timeline: "));
+      assertTrue(shown.getMessage().startsWith("✓ " + container + ": preStop took"), shown.getMessage());
+      String report = s.client.awaitLog(m -> m.getMessage().startsWith("hooklens run report for ")).getMessage();
+      assertTrue(report.contains("      | bye\\x1b[2J\n"), report);
+      List<String> texts = new ArrayList<>(List.of(asked, shown.getMessage()));
+      s.client.logs().forEach(m -> texts.add(m.getMessage()));
+      for (ProgressParams p : s.client.progress()) {
+        if (p.getValue().getLeft() instanceof WorkDoneProgressBegin begin) {
+          texts.add(begin.getTitle());
+        } else if (p.getValue().getLeft() instanceof WorkDoneProgressReport reported) {
+          texts.add(reported.getMessage());
+        }
+      }
+      for (String text : texts) {
+        assertTrue(text.codePoints().noneMatch(c -> c < 0x20 && c != '\n' || c >= 0x7f && c <= 0x9f || c == 0x202e),
+            Printable.line(text));
+      }
+      assertTrue(texts.stream().anyMatch(t -> t.contains("preStop of \"" + container + "\" started")),
+          texts.toString());
     }
   }
 

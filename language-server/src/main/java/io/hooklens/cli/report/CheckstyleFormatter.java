@@ -1,6 +1,7 @@
 package io.hooklens.cli.report;
 
 import io.hooklens.core.engine.Finding;
+import io.hooklens.core.text.Xml;
 import java.io.PrintWriter;
 
 /** Checkstyle XML, read by many CI dashboards and review bots. */

@@ -1,9 +1,13 @@
 package io.hooklens.cli.report;
 
 import io.hooklens.core.engine.Finding;
+import io.hooklens.core.text.Printable;
 import java.io.PrintWriter;
 
-/** GitHub Actions workflow commands, which show findings as annotations on the pull request. */
+/**
+ * GitHub Actions workflow commands, which show findings as annotations on the pull request; the log shows them too,
+ * so control characters from the manifest are shown {@link Printable}.
+ */
 public final class GithubFormatter implements Formatter {
   @Override
   public void write(Report report, PrintWriter out) {
@@ -15,13 +19,13 @@ public final class GithubFormatter implements Formatter {
           case INFO -> "notice";
         };
         out.println("::" + command
-            + " file=" + property(file.displayName())
+            + " file=" + property(Printable.line(file.displayName()))
             + ",line=" + (f.range().start().line() + 1)
             + ",col=" + (f.range().start().column() + 1)
             + ",endLine=" + (f.range().end().line() + 1)
             + ",endColumn=" + (f.range().end().column() + 1)
             + ",title=" + property(f.ruleId() + " " + f.ruleName())
-            + "::" + data(file.messageOf(f)));
+            + "::" + data(Printable.lines(file.messageOf(f))));
       }
     }
   }

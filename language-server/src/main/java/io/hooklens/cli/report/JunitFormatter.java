@@ -1,6 +1,7 @@
 package io.hooklens.cli.report;
 
 import io.hooklens.core.engine.Finding;
+import io.hooklens.core.text.Xml;
 import java.io.PrintWriter;
 
 /** JUnit XML: a test suite per file, a failed test case per finding, one passing case for a clean file. */

@@ -2,10 +2,14 @@ package io.hooklens.cli.report;
 
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.Severity;
+import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.SourceText;
 import java.io.PrintWriter;
 
-/** Human-readable output: one line per finding, a code frame, a summary; colour only when asked. */
+/**
+ * Human-readable output: one line per finding, a code frame, a summary; colour only when asked. Names, messages and
+ * source lines are shown {@link Printable}: they come from the manifest.
+ */
 public final class TextFormatter implements Formatter {
   private static final String RESET = "\u001b[0m";
   private static final String BOLD = "\u001b[1m";
@@ -23,9 +27,9 @@ public final class TextFormatter implements Formatter {
       SourceText source = file.result().document().source();
       for (Finding f : file.result().findings()) {
         int line = f.range().start().line();
-        out.println(paint(BOLD, file.displayName() + ":" + (line + 1) + ":" + (f.range().start().column() + 1))
-            + ": " + paint(colorOf(f.severity()), f.severity().label()) + " " + f.ruleId() + " " + file.messageOf(f)
-            + " " + paint(DIM, "[" + f.ruleName() + "]"));
+        out.println(paint(BOLD, Printable.line(file.displayName()) + ":" + (line + 1) + ":"
+            + (f.range().start().column() + 1)) + ": " + paint(colorOf(f.severity()), f.severity().label()) + " "
+            + f.ruleId() + " " + Printable.line(file.messageOf(f)) + " " + paint(DIM, "[" + f.ruleName() + "]"));
         frame(source, f, out);
       }
     }
@@ -58,24 +62,34 @@ public final class TextFormatter implements Formatter {
     int width = String.valueOf(Math.min(line + 2, source.lineCount())).length();
     for (int l = Math.max(0, line - 1); l <= Math.min(line + 1, source.lineCount() - 1); l++) {
       String gutter = (l == line ? "> " : "  ") + pad(l + 1, width) + " | ";
-      out.println(paint(DIM, gutter) + expandTabs(source.line(l)));
+      out.println(paint(DIM, gutter) + shown(source.line(l)));
       if (l == line) {
         out.println(paint(DIM, "  " + " ".repeat(width) + " | ") + carets(source, f));
       }
     }
   }
 
+  /** Carets under the finding's columns as the line is shown, escapes included. */
   private String carets(SourceText source, Finding f) {
     String text = source.line(f.range().start().line());
     int lineLength = text.codePointCount(0, text.length());
     int start = Math.min(f.range().start().column(), lineLength);
     int end = f.range().end().line() == f.range().start().line() ? f.range().end().column() : lineLength;
     int len = Math.max(1, Math.min(end, lineLength) - start);
-    return " ".repeat(start) + paint(colorOf(f.severity()), "^".repeat(len));
+    int from = text.offsetByCodePoints(0, start);
+    int to = text.offsetByCodePoints(from, Math.min(len, lineLength - start));
+    return " ".repeat(width(text.substring(0, from)))
+        + paint(colorOf(f.severity()), "^".repeat(Math.max(1, width(text.substring(from, to)))));
   }
 
-  private static String expandTabs(String s) {
-    return s.replace('\t', ' ');
+  /** A source line as shown: tabs as one space, so that carets line up under it. */
+  private static String shown(String line) {
+    return Printable.line(line.replace('\t', ' '));
+  }
+
+  private static int width(String text) {
+    String s = shown(text);
+    return s.codePointCount(0, s.length());
   }
 
   private static String pad(int n, int width) {

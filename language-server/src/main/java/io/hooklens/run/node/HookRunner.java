@@ -6,9 +6,9 @@ import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.HTTPHeader;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
+import io.hooklens.run.BoundedOutput;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -22,17 +22,22 @@ import java.util.concurrent.TimeUnit;
  */
 final class HookRunner {
   /** The result of a handler: failed or not, the kubelet-style message, and what the handler printed. */
-  record Result(boolean failed, String message, String output) {
-    static Result ok(String output) {
+  record Result(boolean failed, String message, BoundedOutput.Tail output) {
+    static Result ok(BoundedOutput.Tail output) {
       return new Result(false, "", output);
     }
 
-    static Result failure(String message, String output) {
+    static Result failure(String message, BoundedOutput.Tail output) {
       return new Result(true, message, output);
+    }
+
+    static Result failure(String message) {
+      return failure(message, BoundedOutput.Tail.EMPTY);
     }
   }
 
-  static final int MAX_OUTPUT = 10 * 1024;
+  /** How much of a failed handler's output its message quotes: the output is reported beside it. */
+  private static final int OUTPUT_IN_MESSAGE = 256;
   private static final String USER_AGENT = "kube-lifecycle/1.34";
 
   private final Sandbox sandbox;
@@ -51,7 +56,7 @@ final class HookRunner {
       if (handler.getExec() != null) {
         List<String> command = handler.getExec().getCommand();
         if (command == null || command.isEmpty()) {
-          return Result.failure("exec handler has no command", "");
+          return Result.failure("exec handler has no command");
         }
         return exec(command, sandbox.startExec(process, command, env), stopped);
       }
@@ -61,15 +66,15 @@ final class HookRunner {
       if (handler.getSleep() != null) {
         long seconds = handler.getSleep().getSeconds() == null ? 0 : handler.getSleep().getSeconds();
         return stopped.await(seconds, TimeUnit.SECONDS)
-            ? Result.failure("container terminated before sleep hook finished", "")
-            : Result.ok("");
+            ? Result.failure("container terminated before sleep hook finished")
+            : Result.ok(BoundedOutput.Tail.EMPTY);
       }
-      return Result.failure("Cannot run handler: invalid handler: " + describe(handler), "");
+      return Result.failure("Cannot run handler: invalid handler: " + describe(handler));
     } catch (IOException e) {
-      return Result.failure("cannot start handler: " + e.getMessage(), "");
+      return Result.failure("cannot start handler: " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Result.failure("interrupted", "");
+      return Result.failure("interrupted");
     }
   }
 
@@ -86,10 +91,11 @@ final class HookRunner {
         process.destroyForcibly().waitFor();
       }
     }
-    String printed = output.text();
+    BoundedOutput.Tail printed = output.tail();
     int code = process.exitValue();
     return code == 0 ? Result.ok(printed)
-        : Result.failure("command '" + String.join(" ", command) + "' exited with " + code + ": " + printed, printed);
+        : Result.failure("command '" + String.join(" ", command) + "' exited with " + code + ": "
+            + quoted(printed.text()), printed);
   }
 
   private Result httpGet(HTTPGetAction action, Container container, Sandbox.PodNetwork network,
@@ -97,13 +103,13 @@ final class HookRunner {
     Integer port = port(action.getPort(), container);
     if (port == null) {
       return Result.failure("httpGet port " + action.getPort().getStrVal() + " is not a named port of container "
-          + container.getName(), "");
+          + container.getName());
     }
     String host = action.getHost();
     if (host != null && !host.isEmpty()) {
       // The kubelet sends to httpGet.host from the node; the embedded node sends nothing outside the pod.
       return Result.failure("httpGet host " + host + " is reached from the node, not the pod; the embedded node "
-          + "sends lifecycle requests only to the pod itself", "");
+          + "sends lifecycle requests only to the pod itself");
     }
     String target = "127.0.0.1";
     String path = action.getPath() == null || action.getPath().isEmpty() ? "/" : action.getPath();
@@ -126,10 +132,12 @@ final class HookRunner {
         process.destroyForcibly().waitFor();
       }
     }
-    String printed = output.text().strip();
+    BoundedOutput.Tail read = output.tail();
+    BoundedOutput.Tail printed = new BoundedOutput.Tail(read.text().strip(), read.droppedBytes());
     return process.exitValue() == 0 ? Result.ok(printed)
         : Result.failure("HTTP lifecycle hook (" + path + ") for Container \"" + container.getName()
-            + "\" failed - error: Get \"http://" + target + ":" + port + path + "\": " + printed, printed);
+            + "\" failed - error: Get \"http://" + target + ":" + port + path + "\": " + quoted(printed.text()),
+            printed);
   }
 
   // Named ports are looked up in the same container's ports, as the kubelet does.
@@ -152,23 +160,25 @@ final class HookRunner {
     }
   }
 
-  /** Reads a stream on a daemon thread, keeping the last {@link #MAX_OUTPUT} bytes. */
+  /** The end of what a failed handler printed, for its message. */
+  private static String quoted(String printed) {
+    if (printed.length() <= OUTPUT_IN_MESSAGE) {
+      return printed;
+    }
+    int from = printed.length() - OUTPUT_IN_MESSAGE;
+    return "…" + printed.substring(Character.isLowSurrogate(printed.charAt(from)) ? from + 1 : from);
+  }
+
+  /** Reads a stream on a daemon thread into a {@link BoundedOutput}. */
   static final class Output {
-    private final StringBuilder text = new StringBuilder();
+    private final BoundedOutput kept;
     private final Thread reader;
 
-    private Output(InputStream in) {
+    private Output(InputStream in, BoundedOutput kept) {
+      this.kept = kept;
       reader = new Thread(() -> {
-        byte[] buffer = new byte[4096];
         try (in) {
-          for (int n; (n = in.read(buffer)) >= 0; ) {
-            synchronized (text) {
-              text.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
-              if (text.length() > MAX_OUTPUT) {
-                text.delete(0, text.length() - MAX_OUTPUT);
-              }
-            }
-          }
+          kept.readAll(in);
         } catch (IOException e) {
           // The process is gone; what was read is kept.
         }
@@ -178,19 +188,27 @@ final class HookRunner {
     }
 
     static Output drain(InputStream in) {
-      return new Output(in);
+      return drain(in, new BoundedOutput());
     }
 
-    /** The text read so far, after waiting briefly for the stream's end. */
-    String text() {
+    /** Reads into {@code kept}, which may hold what earlier runs of the same container printed. */
+    static Output drain(InputStream in, BoundedOutput kept) {
+      return new Output(in, kept);
+    }
+
+    /** Waits briefly for the stream's end. */
+    void awaitEnd() {
       try {
         reader.join(500);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      synchronized (text) {
-        return text.toString();
-      }
+    }
+
+    /** What was kept so far, after waiting briefly for the stream's end. */
+    BoundedOutput.Tail tail() {
+      awaitEnd();
+      return kept.tail();
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.hooklens.run.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.hooklens.run.BoundedOutput;
 import io.hooklens.run.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -231,9 +232,9 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   /** A container's output so far, or empty when the node does not run that pod. */
-  public String log(String namespace, String pod, String container) {
+  public BoundedOutput.Tail log(String namespace, String pod, String container) {
     return workers.values().stream().filter(w -> w.key().equals(namespace + "/" + pod)).findFirst()
-        .map(w -> w.log(container)).orElse("");
+        .map(w -> w.log(container)).orElse(BoundedOutput.Tail.EMPTY);
   }
 
   // Requests cut short by close() are expected, not worth a warning.

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.hooklens.run.BoundedOutput;
 import io.hooklens.run.node.Timeline.Mark;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -77,7 +78,8 @@ final class PodWorker {
     final Container spec;
     final Kind kind;
     final Map<String, String> env = new LinkedHashMap<>();
-    final StringBuilder earlierLogs = new StringBuilder();
+    // What it printed, over all its runs.
+    final BoundedOutput printed = new BoundedOutput();
     volatile CountDownLatch exited = new CountDownLatch(1);
     Sandbox.ContainerProcess process;
     HookRunner.Output log;
@@ -336,7 +338,7 @@ final class PodWorker {
       publishStatus();
       return;
     }
-    slot.log = HookRunner.Output.drain(slot.process.process.getInputStream());
+    slot.log = HookRunner.Output.drain(slot.process.process.getInputStream(), slot.printed);
     slot.startedAt = Instant.now();
     agent.timeline().add(key, name, Mark.CONTAINER_STARTED, argv.toString());
     slot.process.process.onExit().thenAcceptAsync(p -> exited(slot, p.exitValue()), agent.executor());
@@ -461,7 +463,9 @@ final class PodWorker {
         return;
       }
       slot.lastState = terminated(slot);
-      slot.earlierLogs.append(slot.log == null ? "" : slot.log.text());
+      if (slot.log != null) {
+        slot.log.awaitEnd();
+      }
       slot.restartCount++;
       slot.backingOff = false;
       slot.exitCode = null;
@@ -654,9 +658,9 @@ final class PodWorker {
   }
 
   /** The container's output so far over all its runs (empty before it starts). */
-  String log(String container) {
+  BoundedOutput.Tail log(String container) {
     return all().stream().filter(s -> s.spec.getName().equals(container)).findFirst()
-        .map(s -> s.earlierLogs + (s.log == null ? "" : s.log.text())).orElse("");
+        .map(s -> s.log == null ? s.printed.tail() : s.log.tail()).orElse(BoundedOutput.Tail.EMPTY);
   }
 
   private static ContainerState terminated(Slot slot) {

@@ -1,5 +1,6 @@
 package io.hooklens.run.node;
 
+import io.hooklens.run.BoundedOutput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,10 +21,11 @@ public final class Timeline {
 
   /**
    * One entry. {@code nanos} counts from the timeline's origin; {@code failed} is set on hook ends that
-   * failed; {@code detail} is a message or exit status, {@code output} what a hook printed.
+   * failed; {@code detail} is a message or exit status, {@code output} the end of what a hook printed, after
+   * {@code outputDroppedBytes} bytes that were not kept.
    */
   public record Entry(long nanos, String pod, String container, Mark mark, boolean failed, String detail,
-      String output) {
+      String output, long outputDroppedBytes) {
     public double seconds() {
       return nanos / 1e9;
     }
@@ -38,8 +40,9 @@ public final class Timeline {
     return System.nanoTime() - origin;
   }
 
-  Entry add(String pod, String container, Mark mark, boolean failed, String detail, String output) {
-    Entry entry = new Entry(System.nanoTime() - origin, pod, container, mark, failed, detail, output);
+  Entry add(String pod, String container, Mark mark, boolean failed, String detail, BoundedOutput.Tail output) {
+    Entry entry = new Entry(System.nanoTime() - origin, pod, container, mark, failed, detail, output.text(),
+        output.droppedBytes());
     synchronized (entries) {
       entries.add(entry);
     }
@@ -60,7 +63,7 @@ public final class Timeline {
   }
 
   Entry add(String pod, String container, Mark mark, String detail) {
-    return add(pod, container, mark, false, detail, "");
+    return add(pod, container, mark, false, detail, BoundedOutput.Tail.EMPTY);
   }
 
   public List<Entry> entries() {

@@ -11,11 +11,12 @@ import java.util.List;
  *     ended), {@code running} (had not returned when the runner stopped waiting), {@code not-run}, or
  *     {@code unknown} (its end is not visible through the API)
  * @param message why it failed, as the kubelet would say
- * @param output what it printed (the last 10 KiB)
+ * @param output the end of what it printed (at most 64 KiB)
+ * @param outputDroppedBytes how many bytes it printed before {@code output}, which were not kept
  * @param predicted the static findings on this hook's handler
  */
 public record HookResult(String container, String hook, String handler, Long startMs, Long endMs, String status,
-    String message, String output, List<Prediction> predicted) {
+    String message, String output, long outputDroppedBytes, List<Prediction> predicted) {
   public Long durationMs() {
     return startMs == null || endMs == null ? null : endMs - startMs;
   }

@@ -46,8 +46,9 @@ public record Sequence(String kind, String name, String namespace, List<Item> it
 
   /**
    * A container of such a pod; {@code exitCode} is null while it runs or waits ({@code reason} then says why it
-   * waits), {@code message} says why it ended or waits.
+   * waits), {@code message} says why it ended or waits; {@code output} is the end of what it printed (at most
+   * 64 KiB), after {@code outputDroppedBytes} bytes that were not kept.
    */
   public record ContainerOutput(String name, Integer exitCode, String reason, String message, int restarts,
-      String output) {}
+      String output, long outputDroppedBytes) {}
 }

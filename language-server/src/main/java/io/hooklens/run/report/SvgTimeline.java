@@ -1,5 +1,7 @@
 package io.hooklens.run.report;
 
+import io.hooklens.core.text.Printable;
+import io.hooklens.core.text.Xml;
 import java.util.List;
 import java.util.Locale;
 
@@ -71,7 +73,7 @@ public final class SvgTimeline {
   }
 
   private void panel(Panel panel) {
-    int left = 20 + CHAR * panel.rows().stream().mapToInt(r -> r.label().length()).max().orElse(0);
+    int left = 20 + CHAR * panel.rows().stream().mapToInt(r -> Printable.line(r.label()).length()).max().orElse(0);
     int chart = WIDTH - left - NOTE;
     Scale scale = Scale.of(panel.lastMs(), chart / 50);
     y += 22;
@@ -141,23 +143,8 @@ public final class SvgTimeline {
         attributes.isEmpty() ? "" : " " + attributes, escape(text)));
   }
 
+  /** Text from the manifest or the run, shown {@link Printable}, as XML. */
   private static String escape(String text) {
-    StringBuilder s = new StringBuilder(text.length());
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '<' -> s.append("&lt;");
-        case '>' -> s.append("&gt;");
-        case '&' -> s.append("&amp;");
-        case '"' -> s.append("&quot;");
-        default -> {
-          // XML 1.0 allows no other control characters than tab, line feed and carriage return.
-          if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') {
-            s.append(c);
-          }
-        }
-      }
-    }
-    return s.toString();
+    return Xml.escape(Printable.line(text));
   }
 }

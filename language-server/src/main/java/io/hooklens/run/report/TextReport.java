@@ -1,14 +1,20 @@
 package io.hooklens.run.report;
 
+import io.hooklens.core.text.Printable;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The report for a terminal: per step a timeline (each hook a bar against the grace period, with SIGTERM
  * and SIGKILL marks) sized to the terminal's width, the events, each hook's handler, status and output,
- * and the verdicts with what static analysis predicted. Colour only when asked (on a terminal).
+ * and the verdicts with what static analysis predicted. Colour only when asked (on a terminal). What comes
+ * from the manifest or the run is shown {@link Printable}, and of each output only its end.
  */
 public final class TextReport {
+  /** How much of an output is shown: its last lines, and of those at most the last bytes. */
+  public static final int OUTPUT_LINES = 20;
+  public static final int OUTPUT_BYTES = 4096;
   private static final int MIN_BAR = 20;
   private static final int NOTE_WIDTH = 34;
   private static final int TICK_GAP = 6;
@@ -63,7 +69,7 @@ public final class TextReport {
       hooks(step);
       verdicts(step.verdicts());
       for (String note : step.notes()) {
-        line("note: " + note);
+        line("note: " + shown(note));
       }
       line("");
     }
@@ -71,25 +77,27 @@ public final class TextReport {
       sequence(sequence);
     }
     for (String note : report.notes()) {
-      line(paint(YELLOW, "warning: ") + note);
+      line(paint(YELLOW, "warning: ") + shown(note));
     }
   }
 
   private void heading(Step step) {
-    line(paint(BOLD, step.resource()) + " → pod " + step.pod() + " (namespace " + step.namespace()
-        + ", grace period " + step.graceSeconds() + " s" + ("api".equals(step.timing()) ? ", times seen through the API"
-        : "") + ")");
+    line(paint(BOLD, shown(step.resource())) + " → pod " + shown(step.pod()) + " (namespace "
+        + shown(step.namespace()) + ", grace period " + step.graceSeconds() + " s"
+        + ("api".equals(step.timing()) ? ", times seen through the API" : "") + ")");
     line("");
   }
 
   private void panel(Panel panel) {
-    int label = 3 + panel.rows().stream().mapToInt(r -> r.label().length()).max().orElse(0);
+    List<Panel.Row> rows = panel.rows().stream()
+        .map(r -> new Panel.Row(shown(r.label()), r.bar(), r.marks(), shown(r.note()))).toList();
+    int label = 3 + rows.stream().mapToInt(r -> r.label().length()).max().orElse(0);
     int bar = Math.max(MIN_BAR, width - label - 2 - NOTE_WIDTH);
     Scale scale = Scale.of(panel.lastMs(), bar / TICK_GAP);
     int grace = panel.graceMs() == null ? -1 : column(scale, panel.graceMs(), bar);
-    line(panel.title());
+    line(shown(panel.title()));
     line(pad("", label) + axis(scale, bar));
-    for (Panel.Row row : panel.rows()) {
+    for (Panel.Row row : rows) {
       char[] cells = new char[bar];
       Arrays.fill(cells, ' ');
       String[] paint = new String[bar];
@@ -153,11 +161,11 @@ public final class TextReport {
     if (step.events().isEmpty()) {
       line("  (none)");
     }
-    int reason = step.events().stream().mapToInt(e -> e.reason().length()).max().orElse(0);
+    int reason = step.events().stream().mapToInt(e -> shown(e.reason()).length()).max().orElse(0);
     for (EventRecord e : step.events()) {
       String type = "Warning".equals(e.type()) ? paint(YELLOW, "Warning") : "Normal ";
-      line("  " + type + "  " + pad(e.reason(), reason) + "  " + (e.container() == null ? "" : e.container() + ": ")
-          + e.message());
+      line("  " + type + "  " + pad(shown(e.reason()), reason) + "  "
+          + (e.container() == null ? "" : shown(e.container()) + ": ") + shown(e.message()));
     }
     line("");
   }
@@ -169,27 +177,24 @@ public final class TextReport {
       String status = switch (h.status()) {
         case "succeeded" -> paint(GREEN, "succeeded") + took;
         case "cut-off" -> paint(RED, "cut off") + took + " (grace period over)";
-        case "failed" -> paint(RED, "failed") + took + ": " + h.message();
+        case "failed" -> paint(RED, "failed") + took + ": " + shown(h.message());
         case "running" -> paint(RED, "still running");
         case "unknown" -> "ran; its end is not visible through the API";
         default -> "not run";
       };
-      line("  " + h.container() + " " + h.hook() + ": " + h.handler());
+      line("  " + shown(h.container()) + " " + shown(h.hook()) + ": " + shown(h.handler()));
       line("    " + status);
-      String output = h.output() == null ? "" : h.output().strip();
-      if (!output.isEmpty()) {
+      if (h.output() != null && !h.output().isBlank()) {
         line("    output:");
-        for (String l : output.split("\\R")) {
-          line("      | " + l);
-        }
+        output(h.output(), h.outputDroppedBytes(), "      ");
       }
     }
     line("");
   }
 
   private void sequence(Sequence sequence) {
-    String title = "helm".equals(sequence.kind()) ? "helm " + sequence.name() : "rollout of " + sequence.name();
-    line(paint(BOLD, title) + " (namespace " + sequence.namespace() + ")");
+    String title = ("helm".equals(sequence.kind()) ? "helm " : "rollout of ") + shown(sequence.name());
+    line(paint(BOLD, title) + " (namespace " + shown(sequence.namespace()) + ")");
     line("");
     panel(Panel.of(sequence));
     line("Steps");
@@ -199,48 +204,48 @@ public final class TextReport {
     line("");
     verdicts(sequence.verdicts());
     line(sequence.error() == null ? paint(GREEN, "done") + " after " + Verdicts.seconds(sequence.endMs())
-        : paint(RED, "failed: ") + sequence.error());
+        : paint(RED, "failed: ") + shown(sequence.error()));
     for (String note : sequence.notes()) {
-      line("note: " + note);
+      line("note: " + shown(note));
     }
     line("");
   }
 
   private void item(Sequence.Item item) {
     if (!item.hook()) {
-      line("  " + item.group() + ": " + item.what() + ("recorded".equals(item.outcome()) ? " (recorded, not performed)"
-          : item.message() == null || item.message().isEmpty() ? "" : ": " + paint(RED, item.message())));
+      line("  " + shown(item.group()) + ": " + shown(item.what()) + ("recorded".equals(item.outcome())
+          ? " (recorded, not performed)" : item.message() == null || item.message().isEmpty() ? ""
+          : ": " + paint(RED, shown(item.message()))));
       return;
     }
-    StringBuilder head = new StringBuilder("  " + item.group() + ": " + item.what());
+    StringBuilder head = new StringBuilder("  " + shown(item.group()) + ": " + shown(item.what()));
     if (item.weight() != null) {
       head.append(", weight ").append(item.weight());
     }
     if (!item.policies().isEmpty()) {
       head.append(item.weight() != null ? ", delete policies " : ", failurePolicy ")
-          .append(String.join(",", item.policies()));
+          .append(shown(String.join(",", item.policies())));
     }
     line(head.toString());
     boolean ok = "succeeded".equals(item.outcome());
-    line("    " + paint(ok ? GREEN : RED, item.outcome().replace('-', ' ')) + " after "
+    line("    " + paint(ok ? GREEN : RED, shown(item.outcome().replace('-', ' '))) + " after "
         + Verdicts.seconds(item.durationMs()) + (ok || item.message() == null || item.message().isEmpty() ? ""
-        : ": " + item.message()) + (item.deletedBy() == null ? "" : "; " + item.deletedBy() + " deleted it at "
-        + Verdicts.seconds(item.deletedMs())));
+        : ": " + shown(item.message())) + (item.deletedBy() == null ? "" : "; " + shown(item.deletedBy())
+        + " deleted it at " + Verdicts.seconds(item.deletedMs())));
     for (String tag : item.tags()) {
-      line("    would tag " + tag);
+      line("    would tag " + shown(tag));
     }
     for (Sequence.PodOutput pod : item.pods()) {
-      line("    pod " + pod.name() + ": " + pod.phase() + (pod.reason() == null ? "" : " (" + pod.reason() + ")"));
+      line("    pod " + shown(pod.name()) + ": " + shown(pod.phase())
+          + (pod.reason() == null ? "" : " (" + shown(pod.reason()) + ")"));
       for (Sequence.ContainerOutput c : pod.containers()) {
-        line("      " + c.name() + ": " + (c.exitCode() != null ? "exit " + c.exitCode()
+        line("      " + shown(c.name()) + ": " + (c.exitCode() != null ? "exit " + c.exitCode()
             : c.reason() != null ? "waiting" : "running")
             + (c.restarts() > 0 ? ", " + c.restarts() + " restarts" : "")
-            + (c.message() == null || c.message().isEmpty() ? "" : " (" + c.reason() + ": " + c.message() + ")"));
-        String output = c.output() == null ? "" : c.output().strip();
-        if (!output.isEmpty()) {
-          for (String l : output.split("\\R")) {
-            line("        | " + l);
-          }
+            + (c.message() == null || c.message().isEmpty() ? ""
+            : " (" + shown(c.reason()) + ": " + shown(c.message()) + ")"));
+        if (c.output() != null && !c.output().isBlank()) {
+          output(c.output(), c.outputDroppedBytes(), "        ");
         }
       }
     }
@@ -249,16 +254,52 @@ public final class TextReport {
   private void verdicts(List<Verdict> verdicts) {
     line("Verdicts");
     for (Verdict v : verdicts) {
-      line("  " + (v.ok() ? paint(GREEN, "✓") : paint(RED, "✗")) + " " + v.container() + ": " + v.text());
+      line("  " + (v.ok() ? paint(GREEN, "✓") : paint(RED, "✗")) + " " + shown(v.container()) + ": "
+          + shown(v.text()));
       if (v.predicted().isEmpty()) {
         line("      static analysis: no finding on this hook");
       }
       for (Prediction p : v.predicted()) {
-        String at = (p.file() == null ? "" : p.file() + ":") + p.line() + ":" + p.column();
-        line("      static analysis: " + p.rule() + " " + p.severity() + " at " + at + ": "
-            + p.message());
+        String at = (p.file() == null ? "" : shown(p.file()) + ":") + p.line() + ":" + p.column();
+        line("      static analysis: " + shown(p.rule()) + " " + shown(p.severity()) + " at " + at + ": "
+            + shown(p.message()));
       }
     }
+  }
+
+  /**
+   * The end of an output, after a line that says how much comes before it: its last {@link #OUTPUT_LINES}
+   * lines, and of those its last {@link #OUTPUT_BYTES} bytes.
+   */
+  private void output(String output, long droppedBytes, String indent) {
+    String text = output.stripTrailing();
+    int start = text.length();
+    int lines = 0;
+    long bytes = 0;
+    while (start > 0) {
+      int c = text.codePointBefore(start);
+      bytes += utf8Length(c);
+      if (c == '\n' && ++lines == OUTPUT_LINES || bytes > OUTPUT_BYTES) {
+        break;
+      }
+      start -= Character.charCount(c);
+    }
+    long notShown = droppedBytes + text.substring(0, start).codePoints().map(TextReport::utf8Length).sum();
+    if (notShown > 0) {
+      line(indent + String.format(Locale.ROOT, "… %,d earlier bytes not shown", notShown));
+    }
+    for (String l : Printable.lines(text.substring(start)).split("\n", -1)) {
+      line(indent + "| " + l);
+    }
+  }
+
+  private static int utf8Length(int codePoint) {
+    return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
+  }
+
+  /** A value from the manifest or the run, on one line. */
+  private static String shown(Object value) {
+    return Printable.line(String.valueOf(value));
   }
 
   private String paint(String code, String text) {
@@ -276,6 +317,6 @@ public final class TextReport {
   /** The verdicts alone, one line each, for a short message. */
   public static List<String> verdictLines(RunReport report) {
     return report.verdicts()
-        .map(v -> (v.ok() ? "✓ " : "✗ ") + v.container() + ": " + v.text()).toList();
+        .map(v -> (v.ok() ? "✓ " : "✗ ") + shown(v.container()) + ": " + shown(v.text())).toList();
   }
 }

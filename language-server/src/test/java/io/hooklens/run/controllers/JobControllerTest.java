@@ -66,7 +66,7 @@ class JobControllerTest {
     Pod pod = pods.get(0);
     assertEquals("Succeeded", pod.getStatus().getPhase());
     assertEquals(job.getMetadata().getUid(), pod.getMetadata().getOwnerReferences().get(0).getUid());
-    assertEquals("done\n", run.agent.log("default", pod.getMetadata().getName(), "main"));
+    assertEquals("done\n", run.agent.log("default", pod.getMetadata().getName(), "main").text());
     assertEquals(List.of("SuccessfulCreate: Created pod: " + pod.getMetadata().getName(), "Completed: Job completed"),
         run.eventsUntil("Job", "succeeds", "Completed"));
   }

@@ -85,7 +85,7 @@ class EnvironmentTest {
     Pod done = await("env", EnvironmentTest::ended);
     assertEquals("Succeeded", done.getStatus().getPhase(), agent.timeline().of("default/env").toString());
     assertEquals("hello world, $(NAME)|$(MISSING)|debug eu s3cret env shop default\n",
-        agent.log("default", "env", "app"));
+        agent.log("default", "env", "app").text());
   }
 
   @Test
@@ -113,7 +113,7 @@ class EnvironmentTest {
         .withData(Map.of("level", "info")).build()).create();
     Pod done = await("waits", EnvironmentTest::ended);
     assertEquals("Succeeded", done.getStatus().getPhase());
-    assertEquals("level info\n", agent.log("default", "waits", "app"));
+    assertEquals("level info\n", agent.log("default", "waits", "app").text());
   }
 
   @Test

@@ -77,7 +77,7 @@ class InitContainersTest {
         container("app", "cat /shared/log"))).create();
     Pod done = await("ordered", p -> phase(p, "Succeeded") || phase(p, "Failed"));
     assertEquals("Succeeded", done.getStatus().getPhase(), run.agent.timeline().of("default/ordered").toString());
-    assertEquals("first\nsecond\n", run.agent.log("default", "ordered", "app"));
+    assertEquals("first\nsecond\n", run.agent.log("default", "ordered", "app").text());
     long firstExit = entries("ordered", "first", Mark.EXITED).get(0).nanos();
     long secondStart = entries("ordered", "second", Mark.CONTAINER_STARTED).get(0).nanos();
     long appStart = entries("ordered", "app", Mark.CONTAINER_STARTED).get(0).nanos();
@@ -108,8 +108,8 @@ class InitContainersTest {
     Pod done = await("retried", p -> phase(p, "Succeeded") || phase(p, "Failed"));
     assertEquals("Succeeded", done.getStatus().getPhase());
     assertEquals(2, done.getStatus().getInitContainerStatuses().get(0).getRestartCount());
-    assertEquals("started after 3 tries\n", run.agent.log("default", "retried", "app"));
-    assertEquals("try 1\ntry 2\ntry 3\n", run.agent.log("default", "retried", "wait"));
+    assertEquals("started after 3 tries\n", run.agent.log("default", "retried", "app").text());
+    assertEquals("try 1\ntry 2\ntry 3\n", run.agent.log("default", "retried", "wait").text());
   }
 
   @Test
@@ -130,7 +130,7 @@ class InitContainersTest {
     }, 20_000);
     Pod pod = client.pods().withLabel("job-name", "with-sidecar").list().getItems().get(0);
     String name = pod.getMetadata().getName();
-    assertEquals("proxy ready\n", run.agent.log("default", name, "app"), "the sidecar's postStart ran first");
+    assertEquals("proxy ready\n", run.agent.log("default", name, "app").text(), "the sidecar's postStart ran first");
     long appExit = entries(name, "app", Mark.EXITED).get(0).nanos();
     Timeline.Entry term = run.await("the sidecar stopped", () -> entries(name, "proxy", Mark.SIGTERM).stream()
         .findFirst().orElse(null), 10_000);

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.hooklens.Timing;
+import io.hooklens.run.BoundedOutput;
 import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.node.Timeline.Entry;
 import io.hooklens.run.node.Timeline.Mark;
@@ -359,6 +360,35 @@ class NodeAgentTest {
         assertFalse(ended.output().contains("CONNECTED"), ended.output());
         assertEquals(null, host.accept(), "the host's loopback was reached");
       }
+    }
+  }
+
+  @Test
+  void aHookAndAContainerThatPrintMegabytesKeepOnlyTheEndOfWhatTheyPrinted() throws InterruptedException {
+    String tenMegabytes = "head -c 10485760 /dev/zero | tr '\\0' ";
+    Pod pod = pod("chatty", 3, List.of("sh", "-c", tenMegabytes + "x; echo; echo app end; "
+        + "trap 'exit 0' TERM; while :; do sleep 0.05; done"), null,
+        exec("sh", "-c", tenMegabytes + "y; echo; echo hook end; exit 3"));
+    try (History history = new History("chatty")) {
+      client.pods().resource(pod).create();
+      history.await(NodeAgentTest::running, 20_000);
+      long deadline = System.nanoTime() + 20_000_000_000L;
+      while (!agent.log("default", "chatty", "app").text().endsWith("app end\n") && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      BoundedOutput.Tail log = agent.log("default", "chatty", "app");
+      assertEquals(BoundedOutput.KEPT_BYTES, log.text().length());
+      assertTrue(log.text().endsWith("xxx\napp end\n"), log.text().substring(log.text().length() - 20));
+      assertEquals(10_485_760 + "\napp end\n".length() - BoundedOutput.KEPT_BYTES, log.droppedBytes());
+      client.pods().withName("chatty").delete();
+      history.awaitDeleted(20_000);
+
+      Entry ended = mark("chatty", Mark.PRE_STOP_ENDED);
+      assertTrue(ended.failed());
+      assertEquals(BoundedOutput.KEPT_BYTES, ended.output().length());
+      assertTrue(ended.output().endsWith("yyy\nhook end\n"), ended.output().substring(ended.output().length() - 20));
+      assertEquals(10_485_760 + "\nhook end\n".length() - BoundedOutput.KEPT_BYTES, ended.outputDroppedBytes());
+      assertTrue(ended.detail().length() < 400 && ended.detail().endsWith("yyy\nhook end\n"), ended.detail());
     }
   }
 

@@ -86,7 +86,7 @@ class RestartsAndVolumesTest {
     assertEquals(2, status.getRestartCount());
     assertEquals(0, status.getState().getTerminated().getExitCode());
     assertEquals(1, status.getLastState().getTerminated().getExitCode());
-    assertEquals("run 1\nrun 2\nrun 3\n", agent.log("default", "retries", "app"));
+    assertEquals("run 1\nrun 2\nrun 3\n", agent.log("default", "retries", "app").text());
     assertEquals(2, reasons("retries").stream().filter("BackOff"::equals).count());
     client.pods().withName("retries").delete();
   }
@@ -140,7 +140,7 @@ class RestartsAndVolumesTest {
         .endSpec().build();
     client.pods().resource(pod).create();
     await("hostpath", p -> phase(p, "Succeeded"), 10_000);
-    String log = agent.log("default", "hostpath", "app");
+    String log = agent.log("default", "hostpath", "app").text();
     assertTrue(log.startsWith("from the host\n"), log);
     assertTrue(log.endsWith("denied\n"), log);
     assertFalse(Files.exists(dir.resolve("ro-write")));
@@ -157,7 +157,7 @@ class RestartsAndVolumesTest {
     client.pods().resource(pod).create();
     Pod done = await("toplevel", p -> phase(p, "Succeeded") || phase(p, "Failed"), 10_000);
     assertEquals("Succeeded", done.getStatus().getPhase(), agent.timeline().of("default/toplevel").toString());
-    assertEquals("kept\n", agent.log("default", "toplevel", "app"));
+    assertEquals("kept\n", agent.log("default", "toplevel", "app").text());
     client.pods().withName("toplevel").delete();
   }
 

@@ -1,10 +1,10 @@
-package io.hooklens.cli.report;
+package io.hooklens.core.text;
 
-/** XML escaping for the JUnit and Checkstyle formats. */
-final class Xml {
+/** XML escaping, for the JUnit and Checkstyle reports and the SVG timeline. */
+public final class Xml {
   private Xml() {}
 
-  static String escape(String s) {
+  public static String escape(String s) {
     StringBuilder sb = new StringBuilder(s.length() + 16);
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
