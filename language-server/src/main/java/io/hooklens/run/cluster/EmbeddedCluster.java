@@ -87,7 +87,8 @@ public final class EmbeddedCluster implements AutoCloseable {
       }
     };
     HttpServerOptions options = new HttpServerOptions().setHost(LOOPBACK).setPort(port).setSsl(true)
-        .setKeyCertOptions(KeyCertOptions.wrap(credentials.serverKeys())).setHandle100ContinueAutomatically(true);
+        .setKeyCertOptions(KeyCertOptions.wrap(credentials.serverKeys())).setSslEngineOptions(new JdkServerTls())
+        .setHandle100ContinueAutomatically(true);
     try {
       await(vertx.createHttpServer(options).requestHandler(request -> {
         if (credentials.admits(request.getHeader(HttpHeaders.AUTHORIZATION))) {
