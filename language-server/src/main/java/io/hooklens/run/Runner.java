@@ -26,6 +26,7 @@ import io.hooklens.run.report.TextReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -263,7 +264,10 @@ public final class Runner implements AutoCloseable {
         jobs = JobController.start(client);
         namespace = EmbeddedCluster.NAMESPACE;
         try {
-          apiConfig = cluster.writeKubeconfig(Files.createTempDirectory("hooklens-run-").resolve("kubeconfig"));
+          // Private from its creation, as the kubeconfig in it: the token in it admits to the API.
+          Path dir = Files.createTempDirectory("hooklens-run-",
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+          apiConfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
           progress.line(0, "cluster", "while it runs: kubectl --kubeconfig " + apiConfig + " get pods,jobs,events");
         } catch (IOException e) {
           progress.line(0, "cluster", "no kubeconfig for kubectl: " + e.getMessage());

@@ -47,13 +47,13 @@ class RunnerTest {
   @TempDir
   Path dir;
 
-  private static RunPlan plan(String yaml) {
+  static RunPlan plan(String yaml) {
     RunPlan plan = RunPlan.of(LINTER.parse("test.yaml", yaml), Selection.all());
     assertEquals(List.of(), plan.problems());
     return plan;
   }
 
-  private static final String STOPS_ON_TERM = """
+  static final String STOPS_ON_TERM = """
       apiVersion: v1
       kind: Pod
       metadata:

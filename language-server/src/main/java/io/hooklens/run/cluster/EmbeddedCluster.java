@@ -4,68 +4,122 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.vertx.TlsWarmup;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.vertx.HttpServerRequestHandler;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.KeyCertOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.logging.Level;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Base64;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 
 /**
- * An in-process Kubernetes API endpoint on loopback: fabric8's mock server in CRUD mode behind
- * {@link ClusterDispatcher}. It stores and watches objects; it runs nothing (that is the node agent's
- * job) and validates nothing.
+ * An in-process Kubernetes API endpoint on loopback: fabric8's CRUD mock behind {@link ClusterDispatcher},
+ * served over TLS with the run's own {@link ApiCredentials}. It stores and watches objects; it runs nothing
+ * (that is the node agent's job) and validates nothing.
+ *
+ * <p>Whatever the API accepts, the node agent runs as this process's user, so only holders of the run's
+ * token get past the door: every other request gets 401 before anything is dispatched, discovery included.
  */
 public final class EmbeddedCluster implements AutoCloseable {
   public static final String NAMESPACE = "default";
   private static final String LOOPBACK = "127.0.0.1";
-  // The mock logs every request at INFO; kept in a field so the level is not lost with the logger.
-  private static final Logger MOCK_LOG = quiet(Logger.getLogger("io.fabric8.mockwebserver.MockWebServer"));
+  private static final String UNAUTHORIZED = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+      + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}";
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+  private static final long WAIT_SECONDS = 10;
 
-  private final KubernetesMockServer server;
+  private final Vertx server;
+  private final ApiCredentials credentials;
   private final KubernetesClient client;
   private final String url;
 
-  private EmbeddedCluster(KubernetesMockServer server, String url) {
+  private EmbeddedCluster(Vertx server, ApiCredentials credentials, String url) {
     this.server = server;
+    this.credentials = credentials;
     this.url = url;
-    // Plain HTTP on loopback, where no certificate is ever presented: trusting certificates only spares the
-    // client loading the JDK's trust store, and its TLS warm-up is wasted; together a third of its start.
+    // fabric8 adds the CA data to the JDK's authorities; the HTTP client is then told to trust the run's CA
+    // alone. No TLS warm-up: it would only do the first handshake's work earlier.
     Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withNamespace(NAMESPACE)
-        .withHttp2Disable(true).withRequestTimeout(10_000).withTrustCerts(true).build();
+        .withCaCertData(caData()).withOauthToken(credentials.token())
+        .withHttp2Disable(true).withRequestTimeout(10_000).build();
     VertxHttpClientFactory http = new VertxHttpClientFactory();
     http.setTlsWarmup(TlsWarmup.OFF);
-    this.client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http).build();
+    this.client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http)
+        .withHttpClientBuilderConsumer(builder -> builder.sslContext(null, credentials.trustOnlyCa())).build();
   }
 
-  private static Logger quiet(Logger logger) {
-    logger.setLevel(Level.WARNING);
-    return logger;
-  }
-
-  /** Starts the endpoint on a free loopback port. */
+  /**
+   * Starts the endpoint on a free loopback port. fabric8's mock web server serves TLS only with a certificate
+   * it makes itself and writes to temporary files, so the mock's dispatcher is served here, through the
+   * mock's own Vert.x request handler, by a server that holds the run's certificate in memory.
+   */
   public static EmbeddedCluster start() {
+    ApiCredentials credentials = ApiCredentials.generate();
     int port = freePort();
     String address = LOOPBACK + ":" + port;
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new ClusterDispatcher(Discovery.documents(address)), false);
+    Dispatcher dispatcher = new ClusterDispatcher(Discovery.documents(address));
+    Vertx vertx = Vertx.vertx();
+    HttpServerRequestHandler mock = new HttpServerRequestHandler(vertx) {
+      @Override
+      protected MockResponse onHttpRequest(RecordedRequest request) {
+        return dispatcher.dispatch(request);
+      }
+    };
+    HttpServerOptions options = new HttpServerOptions().setHost(LOOPBACK).setPort(port).setSsl(true)
+        .setKeyCertOptions(KeyCertOptions.wrap(credentials.serverKeys())).setSslEngineOptions(new JdkServerTls())
+        .setHandle100ContinueAutomatically(true);
     try {
-      server.init(InetAddress.getByName(LOOPBACK), port);
+      await(vertx.createHttpServer(options).requestHandler(request -> {
+        if (credentials.admits(request.getHeader(HttpHeaders.AUTHORIZATION))) {
+          mock.handle(request);
+        } else {
+          request.response().setStatusCode(401).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+              .end(UNAUTHORIZED);
+        }
+      }).listen());
     } catch (IOException e) {
+      vertx.close();
       throw new UncheckedIOException(e);
     }
-    return new EmbeddedCluster(server, "http://" + address);
+    return new EmbeddedCluster(vertx, credentials, "https://" + address);
   }
 
-  // The mock asks for a port up front; the race with another process taking it is harmless on loopback.
+  private static <T> T await(Future<T> future) throws IOException {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw new IOException(e.getCause());
+    } catch (TimeoutException e) {
+      throw new IOException("the embedded API server took more than " + WAIT_SECONDS + " s", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
+
+  // The discovery documents name the address before the server listens. Another process taking the port
+  // first fails the start, and it could not pass for this server: the client trusts the run's CA alone.
   private static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
       return socket.getLocalPort();
@@ -82,7 +136,14 @@ public final class EmbeddedCluster implements AutoCloseable {
     return url;
   }
 
-  /** Writes a kubeconfig for kubectl and other clients; its only context is this cluster. */
+  private String caData() {
+    return Base64.getEncoder().encodeToString(credentials.caPem().getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /**
+   * Writes a kubeconfig for kubectl and other clients; its only context is this cluster. The file is new and
+   * readable by its owner only from its creation: its token is all another local user would need.
+   */
   public Path writeKubeconfig(Path file) throws IOException {
     String text = """
         apiVersion: v1
@@ -91,10 +152,11 @@ public final class EmbeddedCluster implements AutoCloseable {
         - name: hooklens
           cluster:
             server: %s
+            certificate-authority-data: %s
         users:
         - name: hooklens
           user:
-            token: hooklens
+            token: %s
         contexts:
         - name: hooklens
           context:
@@ -102,7 +164,8 @@ public final class EmbeddedCluster implements AutoCloseable {
             user: hooklens
             namespace: %s
         current-context: hooklens
-        """.formatted(url, NAMESPACE);
+        """.formatted(url, caData(), credentials.token(), NAMESPACE);
+    Files.createFile(file, OWNER_ONLY);
     Files.writeString(file, text);
     return file;
   }
@@ -111,10 +174,9 @@ public final class EmbeddedCluster implements AutoCloseable {
   public void close() {
     client.close();
     try {
-      server.destroy();
-    } catch (IllegalStateException e) {
-      // The mock gives its HTTP server ten seconds to close; a run's results are read by then, and the port and
-      // threads go with the process.
+      await(server.close());
+    } catch (IOException e) {
+      // A run's results are read by then, and the port and threads go with the process.
       Logger.getLogger(EmbeddedCluster.class.getName()).warning("the embedded API server did not close: " + e);
     }
   }
