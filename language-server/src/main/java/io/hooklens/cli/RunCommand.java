@@ -125,6 +125,10 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--yes", description = "Run without asking (for CI).")
   boolean yes;
 
+  @Option(names = "--unsafe-no-sandbox", description = "Where bubblewrap is missing, run the hooks as plain "
+      + "processes with your privileges, network and files instead of refusing.")
+  boolean unsafeNoSandbox;
+
   @Option(names = "--timeline", paramLabel = "FILE", description = "Also write the timeline as an SVG image.")
   Path timeline;
 
@@ -175,6 +179,11 @@ public final class RunCommand implements Callable<Integer> {
     }
     HookDocument doc = read.get().doc();
     boolean sandbox = context == null && Runner.sandboxAvailable();
+    if (context == null && !sandbox && !unsafeNoSandbox) {
+      err.println("hooklens: nothing ran: " + Runner.NO_SANDBOX + "; or pass --unsafe-no-sandbox to run them "
+          + "unprotected");
+      return ExitCodes.USAGE;
+    }
     if ((!imageRoots.isEmpty() || !imageArchives.isEmpty()) && !sandbox) {
       err.println("hooklens: --image and --image-root need bubblewrap on the embedded cluster"
           + (context != null ? "; a real cluster runs the images themselves" : ", and bubblewrap is missing or cannot "
@@ -360,10 +369,7 @@ public final class RunCommand implements Callable<Integer> {
 
   private void sandboxLine(StringBuilder s, boolean sandbox) {
     if (context == null) {
-      s.append(sandbox
-          ? "Sandbox: bubblewrap (each pod its own network with only loopback; read-only root, private /tmp)\n"
-          : "WARNING: bubblewrap is missing or cannot create namespaces here: the commands run as plain processes "
-              + "with this machine's network and files (install Debian's bubblewrap to isolate them)\n");
+      s.append(sandbox ? Runner.sandboxDescription() : Runner.UNPROTECTED).append('\n');
     }
   }
 

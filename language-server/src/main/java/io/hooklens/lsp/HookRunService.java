@@ -241,7 +241,9 @@ final class HookRunService {
       return shown(status("refused", "cannot read " + uri));
     }
     Analyzer.Parsed parsed = analyzer.parse(doc);
-    boolean sandbox = Runner.sandboxAvailable();
+    if (!Runner.sandboxAvailable()) {
+      return shown(status("refused", Runner.NO_SANDBOX));
+    }
     String kind = string(args, "kind");
     Planned planned;
     Supplier<List<Finding>> lint = () -> analyzer.lint(parsed, configs.configFor(uri)).findings();
@@ -262,7 +264,7 @@ final class HookRunService {
       SequencePlan plan = SequencePlan.helm(manifests, string(args, "event"), SEQUENCE_TIMEOUT, Images.NONE, true,
           rendered.origins());
       lint = () -> analyzer.lint(manifests, config).findings();
-      planned = new Planned(plan.problems(), consent(plan, sandbox), "Running the chart's " + plan.name() + " hooks",
+      planned = new Planned(plan.problems(), consent(plan), "Running the chart's " + plan.name() + " hooks",
           (runner, f) -> runner.run(plan, f));
     } else if (HELM.equals(kind) || ROLLOUT.equals(kind)) {
       if (HELM.equals(kind) && string(args, "event") == null) {
@@ -273,7 +275,7 @@ final class HookRunService {
           : SequencePlan.rollout(parsed.model(), string(args, "resource"), SEQUENCE_TIMEOUT);
       String title = HELM.equals(kind) ? "Running helm " + plan.name() + " hooks" : "Running the rollout of "
           + plan.name();
-      planned = new Planned(plan.problems(), consent(plan, sandbox), title,
+      planned = new Planned(plan.problems(), consent(plan), title,
           (runner, findings) -> runner.run(plan, findings));
     } else if (kind == null || "container".equals(kind)) {
       Selection selection = new Selection(string(args, "hook"), string(args, "container"), string(args, "resource"),
@@ -282,7 +284,7 @@ final class HookRunService {
         return shown(status("refused", "hook must be postStart, preStop or all, not " + selection.hook()));
       }
       RunPlan plan = RunPlan.of(parsed.model(), selection);
-      planned = new Planned(plan.problems(), plan.problems().isEmpty() ? consent(plan, sandbox) : "",
+      planned = new Planned(plan.problems(), plan.problems().isEmpty() ? consent(plan) : "",
           plan.problems().isEmpty() ? "Running " + selection.hook() + " hooks of " + plan.pods().get(0).resource() : "",
           (runner, findings) -> runner.run(plan, findings));
     } else {
@@ -291,7 +293,7 @@ final class HookRunService {
     if (!planned.problems().isEmpty()) {
       return shown(status("refused", "nothing to run: " + String.join("; ", planned.problems())));
     }
-    if (!ask(planned.consent(), sandbox)) {
+    if (!ask(planned.consent())) {
       log.info("hooklens.runHook: not run (the user did not choose " + RUN + ")");
       return status("cancelled", "nothing ran");
     }
@@ -352,7 +354,7 @@ final class HookRunService {
   }
 
   /** The whole plan of container hooks, to consent to. */
-  private static String consent(RunPlan plan, boolean sandbox) {
+  private static String consent(RunPlan plan) {
     StringBuilder text = new StringBuilder("Run these commands on this machine?");
     for (PodPlan pod : plan.pods()) {
       line(text, pod.resource() + " as pod " + pod.podName() + ", grace period " + pod.graceSeconds() + " s:");
@@ -364,16 +366,16 @@ final class HookRunService {
       }
       pod.notes().forEach(n -> line(text, "(" + n + ")"));
     }
-    return text.append(sandboxNote(sandbox)).toString();
+    return text.append('\n').append(Runner.sandboxDescription()).toString();
   }
 
   /** The whole plan of a Helm event or a rollout, to consent to. */
-  private static String consent(SequencePlan plan, boolean sandbox) {
+  private static String consent(SequencePlan plan) {
     StringBuilder text = new StringBuilder(Printable.line(plan.kind() == SequencePlan.Kind.HELM
         ? "Run the hooks of helm " + plan.name() + " on this machine, as Helm runs them?"
         : "Run the next rollout of " + plan.name() + " on this machine, as its deployer runs it?"));
     plan.description().forEach(line -> line(text, line));
-    return text.append(sandboxNote(sandbox)).toString();
+    return text.append('\n').append(Runner.sandboxDescription()).toString();
   }
 
   /** A line of a plan, which names what the manifest names. */
@@ -381,20 +383,15 @@ final class HookRunService {
     text.append('\n').append(Printable.line(line));
   }
 
-  private static String sandboxNote(boolean sandbox) {
-    return sandbox ? "\nIn a bubblewrap sandbox: own network with only loopback, read-only root, private /tmp."
-        : "\nWARNING: bubblewrap is missing: the commands run with this machine's network and files.";
-  }
-
   /** Asks the user; true only when the answer is {@value #RUN}. */
-  private boolean ask(String text, boolean sandbox) {
+  private boolean ask(String text) {
     LanguageClient c = client.get();
     if (c == null) {
       return false;
     }
     ShowMessageRequestParams request = new ShowMessageRequestParams(List.of(new MessageActionItem(RUN),
         new MessageActionItem(CANCEL)));
-    request.setType(sandbox ? MessageType.Info : MessageType.Warning);
+    request.setType(MessageType.Info);
     request.setMessage(text);
     try {
       MessageActionItem answer = c.showMessageRequest(request).get();

@@ -2,6 +2,7 @@ package io.hooklens.run;
 
 import io.hooklens.run.node.Image;
 import io.hooklens.run.node.ImageArchive;
+import io.hooklens.run.node.NodeAgent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +48,7 @@ public final class Images implements AutoCloseable {
       for (Map.Entry<String, Path> a : archives.entrySet()) {
         byName.put(a.getKey(), ImageArchive.unpack(a.getValue(), a.getKey(), unpacked.resolve(String.valueOf(n++))));
       }
+      NodeAgent.giveToSandbox(unpacked);
     } catch (IOException | RuntimeException e) {
       images.close();
       throw e;

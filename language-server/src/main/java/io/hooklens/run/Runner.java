@@ -107,6 +107,24 @@ public final class Runner implements AutoCloseable {
     return new Runner(Objects.requireNonNull(context), kubeconfig, Images.NONE, startTimeoutSeconds, progress);
   }
 
+  /** Why the embedded cluster does not run hooks here, and what to do about it. */
+  public static final String NO_SANDBOX = "running hooks needs bubblewrap to sandbox them, and it is missing or "
+      + "cannot create namespaces here: install it (Debian and Ubuntu: apt-get install bubblewrap; Fedora: dnf "
+      + "install bubblewrap)";
+
+  /** What a run without the sandbox leaves unprotected. */
+  public static final String UNPROTECTED = "WARNING: no sandbox (--unsafe-no-sandbox): the commands run as plain "
+      + "processes with your user's privileges, this machine's network and all its files; every process they "
+      + "start is killed when the run ends";
+
+  /** How the embedded node isolates containers here, in one line for a plan. */
+  public static String sandboxDescription() {
+    return "Sandbox: bubblewrap (each container in a user namespace of its own as an unprivileged user, without "
+        + "capabilities, " + (NodeAgent.filtersSystemCalls() ? "under a seccomp filter, " : "without a seccomp "
+        + "filter on this architecture, ") + "with a read-only minimal root and a private /tmp; each pod its own "
+        + "network with only loopback; memory limits not enforced)";
+  }
+
   /** Whether the embedded node can isolate containers here (bubblewrap works). */
   public static boolean sandboxAvailable() {
     return NodeAgent.isolationAvailable();

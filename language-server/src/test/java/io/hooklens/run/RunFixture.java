@@ -8,9 +8,17 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.controllers.JobController;
 import io.hooklens.run.node.NodeAgent;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * An embedded cluster with its node agent (bubblewrap required) and Job controller, with back-offs short
@@ -38,6 +46,30 @@ public final class RunFixture implements AutoCloseable {
     }
     fail("never: " + what + "; node timeline: " + agent.timeline().entries());
     return null;
+  }
+
+  /**
+   * Opens a folder of the test to the sandbox's user, as a user must for a hostPath or an unpacked image: the
+   * containers run as an unprivileged uid, which may read (and, when {@code writable}, write) only what
+   * everybody may. JUnit's temporary folders are the owner's alone.
+   */
+  public static void openToSandbox(Path dir, boolean writable) throws IOException {
+    Set<PosixFilePermission> folders = PosixFilePermissions.fromString(writable ? "rwxrwxrwx" : "rwxr-xr-x");
+    try (Stream<Path> tree = Files.walk(dir)) {
+      for (Path p : tree.toList()) {
+        if (Files.isSymbolicLink(p)) {
+          continue;
+        }
+        Set<PosixFilePermission> mode = Files.isDirectory(p) ? folders : new HashSet<>(Files.getPosixFilePermissions(p));
+        if (!Files.isDirectory(p)) {
+          mode.add(PosixFilePermission.OTHERS_READ);
+          if (mode.contains(PosixFilePermission.OWNER_EXECUTE)) {
+            mode.add(PosixFilePermission.OTHERS_EXECUTE);
+          }
+        }
+        Files.setPosixFilePermissions(p, mode);
+      }
+    }
   }
 
   /** Events about objects of one kind and name in any namespace, oldest first, as reason and message. */

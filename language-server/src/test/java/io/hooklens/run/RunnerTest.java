@@ -168,6 +168,7 @@ class RunnerTest {
   void anImageRootIsTheContainersFilesystemForItsCommandAndItsHooks() throws Exception {
     Path root = tinyImage(dir.resolve("tiny"));
     Files.writeString(root.resolve("etc/image-name"), "tiny image\n");
+    RunFixture.openToSandbox(dir, false);
     String yaml = """
         apiVersion: v1
         kind: Pod

@@ -76,12 +76,22 @@ public final class NodeAgent implements AutoCloseable {
    * with that image's filesystem as its read-only root, and its entrypoint, env and working directory.
    */
   public static NodeAgent start(KubernetesClient client, Map<String, Image> images) {
-    Sandbox sandbox = Sandbox.detect(newMarker());
+    Sandbox sandbox;
+    try {
+      sandbox = Sandbox.detect(newMarker());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare the sandbox", e);
+    }
     if (!sandbox.isolated()) {
       LOG.warning("bubblewrap is missing or cannot create namespaces here: hooks run as plain processes with the "
           + "host's network and filesystem (install Debian's bubblewrap to isolate them)");
     }
     return start(client, sandbox, images);
+  }
+
+  /** Whether the sandbox filters system calls here: only x86-64 has a table. */
+  public static boolean filtersSystemCalls() {
+    return SeccompFilter.forThisMachine().length > 0;
   }
 
   /** Whether containers would run isolated here: bubblewrap is installed and can create namespaces. */
@@ -208,12 +218,24 @@ public final class NodeAgent implements AutoCloseable {
     return scheduler;
   }
 
-  /** Where the pods' emptyDir volumes live: a private directory of this agent, removed on close. */
+  /**
+   * Where the pods' emptyDir volumes live: a private directory of this agent, owned by the sandbox's user,
+   * removed on close.
+   */
   synchronized Path volumeRoot() throws IOException {
     if (volumeRoot == null) {
       volumeRoot = Files.createTempDirectory("hooklens-volumes");
+      Sandbox.share(volumeRoot);
     }
     return volumeRoot;
+  }
+
+  /**
+   * Makes a tree the run unpacked for its containers (an image's files) the sandbox user's, as a container
+   * runtime's user owns its container's files; never for the user's own folders.
+   */
+  public static void giveToSandbox(Path tree) throws IOException {
+    Sandbox.share(tree);
   }
 
   static void deleteTree(Path root) {
@@ -287,10 +309,12 @@ public final class NodeAgent implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    sandbox.killMarked();
     synchronized (this) {
       if (volumeRoot != null) {
         deleteTree(volumeRoot);
       }
     }
+    sandbox.close();
   }
 }

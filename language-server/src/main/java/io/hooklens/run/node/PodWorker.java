@@ -234,6 +234,7 @@ final class PodWorker {
       }
       if (volume.getEmptyDir() != null) {
         Files.createDirectories(source);
+        Sandbox.share(volumeRoot().resolve(volume.getName()));
       }
       mounts.add(new Sandbox.Mount(source, mount.getMountPath(), readOnly));
     }

@@ -94,6 +94,7 @@ class JobControllerTest {
         .endVolumeMount().endContainer()
         .addNewVolume().withName("tries").withNewHostPath().withPath(dir.toString()).endHostPath().endVolume()
         .endSpec().endTemplate().endSpec().build();
+    RunFixture.openToSandbox(dir, true);
     run.client.batch().v1().jobs().resource(job).create();
     assertEquals("Complete", finished("second-try").getType());
     Job done = run.client.batch().v1().jobs().withName("second-try").get();

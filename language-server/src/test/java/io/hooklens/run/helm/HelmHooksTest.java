@@ -18,6 +18,7 @@ import io.hooklens.run.helm.HelmHooks.Operation;
 import io.hooklens.run.helm.HelmHooks.OperationResult;
 import io.hooklens.run.helm.HelmHooks.Outcome;
 import io.hooklens.run.helm.HelmHooks.PhaseResult;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +55,11 @@ class HelmHooksTest {
   @AfterAll
   static void stop() {
     run.close();
+  }
+
+  @BeforeEach
+  void openTheOrderFolder() throws IOException {
+    RunFixture.openToSandbox(dir, true);
   }
 
   private HelmHooks hooks(Duration timeout) {

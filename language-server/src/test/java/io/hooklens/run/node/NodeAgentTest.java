@@ -25,10 +25,13 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -307,12 +310,22 @@ class NodeAgentTest {
   @Test
   void anHttpGetPreStopReachesTheContainersOwnServerInThePodNetwork() throws Exception {
     String java = ProcessHandle.current().info().command().orElseThrow();
-    String classes = Path.of(TinyHttpServer.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-        .toString();
+    // The container sees the host's /usr (the JDK), not the checkout: the server's class goes in a jar under
+    // /tmp, which the node binds since the command names it, in a folder the sandbox's user may read.
+    Path dir = Files.createTempDirectory(Path.of("/tmp"), "tiny-http-",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+    Path classes = dir.resolve("tiny-http.jar");
+    String entry = TinyHttpServer.class.getName().replace('.', '/') + ".class";
+    try (var out = new JarOutputStream(Files.newOutputStream(classes));
+        var in = TinyHttpServer.class.getClassLoader().getResourceAsStream(entry)) {
+      out.putNextEntry(new JarEntry(entry));
+      in.transferTo(out);
+    }
+    Files.setPosixFilePermissions(classes, PosixFilePermissions.fromString("rw-r--r--"));
     LifecycleHandler http = new LifecycleHandlerBuilder().withNewHttpGet().withPath("/shutdown")
         .withNewPort("http").endHttpGet().build();
     Pod pod = new PodBuilder(pod("prestop-http", 3,
-        List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classes, TinyHttpServer.class.getName(), "8080"),
+        List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classes.toString(), TinyHttpServer.class.getName(), "8080"),
         exec("sh", "-c", "until [ -e /tmp/listening ]; do sleep 0.05; done"), http))
         .editSpec().editFirstContainer().addNewPort().withName("http").withContainerPort(8080).endPort()
         .endContainer().endSpec().build();
@@ -322,6 +335,8 @@ class NodeAgentTest {
       assertTrue(ended.output().startsWith("HTTP/1.1 200"), ended.output());
       assertEquals(42, history.last().getState().getTerminated().getExitCode(), "the server got the request");
       assertFalse(reasons("prestop-http").contains("FailedPreStopHook"));
+    } finally {
+      NodeAgent.deleteTree(dir);
     }
   }
 
@@ -337,7 +352,7 @@ class NodeAgentTest {
 
   @Test
   void aHookCannotWriteOutsideItsSandbox() throws InterruptedException {
-    Path target = Path.of("/var/tmp/hooklens-escape-" + ProcessHandle.current().pid());
+    Path target = Path.of("/usr/hooklens-escape-" + ProcessHandle.current().pid());
     try (History history = runAndDelete(pod("escape-write", 2, STOPS_ON_TERM, null,
         exec("sh", "-c", "echo x > " + target + " && echo WROTE")))) {
       Entry ended = mark("escape-write", Mark.PRE_STOP_ENDED);

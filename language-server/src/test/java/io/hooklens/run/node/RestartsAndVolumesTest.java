@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hooklens.run.RunFixture;
 import io.hooklens.run.cluster.EmbeddedCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -129,6 +130,7 @@ class RestartsAndVolumesTest {
   @Test
   void aHostPathIsReadOnlyUnlessTheMountSaysOtherwise(@TempDir Path dir) throws Exception {
     Files.writeString(dir.resolve("in"), "from the host\n");
+    RunFixture.openToSandbox(dir, true);
     String script = "cat /tmp/host/in; echo no > /tmp/host/ro-write || echo denied; echo yes > /tmp/rw/out";
     Pod pod = new PodBuilder().withNewMetadata().withName("hostpath").endMetadata().withNewSpec()
         .withRestartPolicy("Never").addNewContainer().withName("app").withImage("debian:12")

@@ -3,6 +3,9 @@ package io.hooklens.run.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,16 +34,27 @@ class SandboxPathsTest {
   }
 
   @Test
-  void pathsNamedAsWordsInClassPathsAndAfterEqualsAreBound() {
-    String classes = dir.resolve("classes").toString();
+  void filesNamedAsWordsInClassPathsAndAfterEqualsAreBound() throws IOException {
+    Path jar = Files.writeString(dir.resolve("app.jar"), "jar");
     String script = dir.resolve("script.sh").toString();
-    assertEquals(List.of(dir.resolve("classes"), dir.resolve("script.sh")), Sandbox.namedUnderTmp(List.of(
-        "java", "-cp", "/usr/share/java/x.jar:" + classes, "Main", "--script=" + script)));
+    try {
+      assertEquals(List.of(jar, dir.resolve("script.sh")), Sandbox.namedUnderTmp(List.of(
+          "java", "-cp", "/usr/share/java/x.jar:" + jar, "Main", "--script=" + script)));
+    } finally {
+      Files.delete(jar);
+    }
   }
 
   @Test
-  void aPathInsideANamedFolderIsCoveredByIt() {
-    assertEquals(List.of(dir), Sandbox.namedUnderTmp(List.of(dir.resolve("classes/io").toString(), dir.toString())));
+  void foldersAndSocketsAreNotBoundSinceAReadOnlyMountDoesNotStopAConnect() throws IOException {
+    Path socket = dir.resolve("app.sock");
+    try (var server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(socket));
+      assertEquals(List.of(), Sandbox.namedUnderTmp(List.of(dir.toString(), dir.resolve("classes").toString(),
+          socket.toString())));
+    } finally {
+      Files.deleteIfExists(socket);
+    }
   }
 
   @Test

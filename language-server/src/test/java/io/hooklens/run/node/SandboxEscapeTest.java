@@ -1,0 +1,289 @@
+package io.hooklens.run.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.hooklens.run.RunFixture;
+import io.hooklens.run.Runner;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a hostile hook tries, on the embedded node with real processes, as root (as CI runs): each escape must
+ * fail. A container's command prints what it got; the test reads it and the host. Perl comes with every
+ * Debian base system and reaches the system calls a shell cannot name.
+ */
+@Tag("slow")
+class SandboxEscapeTest {
+  private static RunFixture run;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void start() {
+    run = new RunFixture();
+  }
+
+  @AfterAll
+  static void stop() {
+    run.close();
+  }
+
+  /** Runs a pod whose only container runs {@code script} to its end, and returns what it printed. */
+  private static String attempt(String name, String script) throws InterruptedException {
+    Pod pod = new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
+        .withRestartPolicy("Never").withTerminationGracePeriodSeconds(2L).addNewContainer().withName("app")
+        .withImage("debian:12").withCommand("sh", "-c", script).endContainer().endSpec().build();
+    run.client.pods().resource(pod).create();
+    run.await(name + " ended", () -> {
+      Pod p = run.client.pods().withName(name).get();
+      return p != null && p.getStatus() != null && List.of("Succeeded", "Failed").contains(p.getStatus().getPhase())
+          ? p : null;
+    }, 60_000);
+    String log = run.agent.log("default", name, "app").text();
+    run.client.pods().withName(name).delete();
+    return log;
+  }
+
+  private static String perl(String code) {
+    return "perl -e '" + code + "' 2>&1";
+  }
+
+  @Test
+  void theRootAndTheHostsFilesStayReadOnlyAndRemountingIsRefused() throws Exception {
+    Path hostFile = Path.of("/usr/hooklens-escape-" + ProcessHandle.current().pid());
+    String log = attempt("remount", "mount -o remount,rw /usr 2>&1; echo mount=$?; "
+        + "touch " + hostFile + " 2>&1; echo touch=$?; "
+        + perl("print syscall(165, my $s=\"none\", my $t=\"/usr\", my $f=\"tmpfs\", 0, 0), \" $!\\n\""));
+    assertTrue(log.contains("mount=") && !log.contains("mount=0"), log);
+    assertTrue(log.contains("touch=1"), log);
+    assertTrue(log.contains("-1 Operation not permitted"), "mount(2) itself is filtered: " + log);
+    assertFalse(Files.exists(hostFile));
+  }
+
+  @Test
+  void aWritableHostPathIsWrittenOnlyAsTheUnprivilegedUser() throws Exception {
+    // Owned by root and not writable by others, as the host's own folders are.
+    Path owned = Files.createDirectory(dir.resolve("root-owned"),
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+    RunFixture.openToSandbox(dir, false);
+    Pod pod = new PodBuilder().withNewMetadata().withName("hostpath-write").endMetadata().withNewSpec()
+        .withRestartPolicy("Never").addNewContainer().withName("app").withImage("debian:12")
+        .withCommand("sh", "-c", "id -u; touch /host/x 2>&1; echo touch=$?")
+        .addNewVolumeMount().withName("host").withMountPath("/host").withReadOnly(false).endVolumeMount()
+        .endContainer().addNewVolume().withName("host").withNewHostPath().withPath(owned.toString()).endHostPath()
+        .endVolume().endSpec().build();
+    run.client.pods().resource(pod).create();
+    run.await("hostpath-write ended", () -> {
+      Pod p = run.client.pods().withName("hostpath-write").get();
+      return p != null && p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase()) ? p : null;
+    }, 60_000);
+    String log = run.agent.log("default", "hostpath-write", "app").text();
+    assertTrue(log.startsWith("0\n"), "root inside the container: " + log);
+    assertTrue(log.contains("Permission denied") && log.contains("touch=1"), log);
+    assertFalse(Files.exists(owned.resolve("x")));
+  }
+
+  @Test
+  void secretsOfTheHostAreNotThere() throws Exception {
+    String log = attempt("secrets", "cat /etc/shadow 2>&1; echo shadow=$?; ls /root /home /run /var/lib 2>&1; "
+        + "ls /etc/ssh 2>&1; echo done");
+    assertTrue(log.contains("shadow=1"), log);
+    assertFalse(log.contains("root:"), log);
+    for (String gone : List.of("/root", "/home", "/run", "/var/lib", "/etc/ssh")) {
+      assertTrue(log.contains("ls: cannot access '" + gone + "': No such file or directory"), gone + " in " + log);
+    }
+  }
+
+  @Test
+  void aHostUnixSocketCannotBeReached() throws Exception {
+    Path sockets = Files.createDirectory(dir.resolve("sockets"),
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+    RunFixture.openToSandbox(dir, false);
+    Path socket = sockets.resolve("host.sock");
+    try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      server.bind(UnixDomainSocketAddress.of(socket));
+      Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rwxrwxrwx"));
+      server.configureBlocking(false);
+      // Named in the command, and under /tmp: the node binds files a command names there, never a socket.
+      String log = attempt("unix-socket", perl("use IO::Socket::UNIX; IO::Socket::UNIX->new(Peer => \"" + socket
+          + "\") or die \"refused: $!\\n\"; print \"CONNECTED\\n\""));
+      assertFalse(log.contains("CONNECTED"), log);
+      assertTrue(log.contains("refused"), log);
+      assertEquals(null, server.accept(), "the host's socket was reached");
+    }
+  }
+
+  @Test
+  void theHostsLoopbackCannotBeReached() throws Exception {
+    try (ServerSocketChannel host = ServerSocketChannel.open()) {
+      host.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      host.configureBlocking(false);
+      int port = ((InetSocketAddress) host.getLocalAddress()).getPort();
+      String log = attempt("loopback", "bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + port + " && echo CONNECTED' 2>&1");
+      assertFalse(log.contains("CONNECTED"), log);
+      assertEquals(null, host.accept(), "the host's loopback was reached");
+    }
+  }
+
+  @Test
+  void noCapabilityCanBeHadAndNoNewNamespaceMade() throws Exception {
+    String log = attempt("capabilities", "grep -E '^Cap(Prm|Eff|Bnd|Amb)|^NoNewPrivs|^Seccomp:' /proc/self/status; "
+        + "unshare -U true 2>&1; echo unshare=$?; "
+        + perl("print syscall(250, 0, 0, 0, 0, 0), \" keyctl $!\\n\""));
+    for (String line : List.of("CapPrm:\t0000000000000000", "CapEff:\t0000000000000000",
+        "CapBnd:\t0000000000000000", "CapAmb:\t0000000000000000", "NoNewPrivs:\t1", "Seccomp:\t2")) {
+      assertTrue(log.contains(line), line + " in " + log);
+    }
+    assertFalse(log.contains("unshare=0"), log);
+    assertTrue(log.contains("-1 keyctl Operation not permitted"), log);
+  }
+
+  @Test
+  void anotherProcessCannotBeTraced() throws Exception {
+    // PTRACE_ATTACH (16) to a process of the same user in the same container.
+    String log = attempt("ptrace", "sleep 30 & perl -e 'print syscall(101, 16, $ARGV[0], 0, 0), \" $!\\n\"' $! 2>&1; "
+        + "kill $!");
+    assertTrue(log.contains("-1 Operation not permitted"), "PTRACE_ATTACH is filtered: " + log);
+  }
+
+  @Test
+  void aForkBombStopsAtTheProcessLimit() throws Exception {
+    String log = attempt("fork-bomb", perl("my $n = 0; while ($n < 5000) { my $p = fork(); if (!defined $p) "
+        + "{ print \"limit at $n\\n\"; last } if ($p == 0) { sleep 60; exit } $n++ }"));
+    assertTrue(log.startsWith("limit at "), log);
+    int at = Integer.parseInt(log.substring("limit at ".length()).strip());
+    assertTrue(at < Sandbox.MAX_PROCESSES, "stopped at " + at);
+  }
+
+  @Test
+  void whatAContainerLeavesBehindEndsWithIt() throws Exception {
+    // A background child, a double fork and a new session: all in the container's PID namespace.
+    attempt("leftovers", "sleep 300 & (sleep 301 &) ; setsid sleep 302 & echo started");
+    run.await("nothing of the container left", () -> running("sleep 30[012]").isEmpty() ? true : null, 10_000);
+  }
+
+  @Test
+  void interruptedOrTerminatedRunsLeaveNoProcess() throws Exception {
+    Path manifest = Files.writeString(dir.resolve("pod.yaml"), """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: stubborn
+        spec:
+          terminationGracePeriodSeconds: 30
+          containers:
+            - name: app
+              image: debian:12
+              command: ["sh", "-c", "trap '' TERM; (sleep 310 &); setsid sleep 311 & while true; do sleep 1; done"]
+              lifecycle:
+                preStop:
+                  exec:
+                    command: ["sh", "-c", "(sleep 312 &); setsid sleep 313 & sleep 100"]
+        """);
+    for (String signal : List.of("INT", "TERM", "HUP")) {
+      Process cli = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+          System.getProperty("java.class.path"), "io.hooklens.cli.Main", "run", "--yes", manifest.toString())
+          .redirectErrorStream(true).redirectOutput(dir.resolve("cli-" + signal + ".log").toFile()).start();
+      // Once the preStop runs, every kind of process the run starts is there.
+      long deadline = System.currentTimeMillis() + 120_000;
+      while (running("sleep 312|sleep 313|sleep 100").size() < 2 && System.currentTimeMillis() < deadline) {
+        Thread.sleep(100);
+      }
+      assertTrue(running("sleep 100").size() == 1, "the preStop runs: " + Files.readString(dir.resolve("cli-"
+          + signal + ".log")));
+      new ProcessBuilder("kill", "-" + signal, String.valueOf(cli.pid())).start().waitFor();
+      assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the CLI ended on SIG" + signal);
+      assertEquals(List.of(), running("sleep 31[0-3]|sleep 100"), "left after SIG" + signal);
+      assertEquals(List.of(), markedBy(cli.pid()), "left after SIG" + signal);
+    }
+  }
+
+  /** The command lines of running processes that match {@code regex}. */
+  private static List<String> running(String regex) {
+    List<String> found = new ArrayList<>();
+    ProcessHandle.allProcesses().forEach(p -> {
+      String line = cmdline(p.pid());
+      if (line.matches("(" + regex + ")")) {
+        found.add(p.pid() + " " + line);
+      }
+    });
+    return found;
+  }
+
+  /** Processes of the node agents of one JVM, by the marker in their environment. */
+  private static List<String> markedBy(long jvm) throws IOException {
+    String marker = NodeAgent.markerVariable() + "=" + jvm + "-";
+    List<String> left = new ArrayList<>();
+    try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+      for (Path p : processes.filter(x -> x.getFileName().toString().matches("\\d+")).toList()) {
+        try {
+          String environ = new String(Files.readAllBytes(p.resolve("environ")), StandardCharsets.UTF_8);
+          if (Stream.of(environ.split("\0")).anyMatch(v -> v.startsWith(marker))) {
+            left.add(p.getFileName() + " " + cmdline(Long.parseLong(p.getFileName().toString())));
+          }
+        } catch (IOException e) {
+          // Gone meanwhile.
+        }
+      }
+    }
+    return left;
+  }
+
+  private static String cmdline(long pid) {
+    try {
+      return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
+          .replace('\0', ' ').strip();
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /** Without bubblewrap nothing runs, unless asked for in so many words. */
+  @Test
+  void withoutBubblewrapTheRunIsRefused() throws Exception {
+    Path manifest = Files.writeString(dir.resolve("plain.yaml"), """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: plain
+        spec:
+          containers:
+            - name: app
+              image: debian:12
+              command: ["sh", "-c", "echo ran > /tmp/hooklens-unsandboxed"]
+        """);
+    // A PATH without bubblewrap's folder: the tools are looked up on it.
+    ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "io.hooklens.cli.Main", "run", "--yes", manifest.toString())
+        .redirectErrorStream(true);
+    builder.environment().put("PATH", dir.toString());
+    Process cli = builder.start();
+    String out = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(cli.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(2, cli.exitValue(), out);
+    assertTrue(out.contains("nothing ran: " + Runner.NO_SANDBOX) && out.contains("--unsafe-no-sandbox"), out);
+    assertFalse(Files.exists(Path.of("/tmp/hooklens-unsandboxed")));
+  }
+}
