@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 public final class Timing {
   /** Marks are taken a few steps apart from the timers that cause them. */
   private static final long EARLY_MS = 20;
-  private static final long MIN_SLACK_MS = 500;
+  private static final long MIN_SLACK_MS = 1000;
   private static final long SLACK_PER_NOOP = 10;
 
   private Timing() {}

@@ -122,7 +122,8 @@ public final class Runner implements AutoCloseable {
     return "Sandbox: bubblewrap (each container in a user namespace of its own as an unprivileged user, without "
         + "capabilities, " + (NodeAgent.filtersSystemCalls() ? "under a seccomp filter, " : "without a seccomp "
         + "filter on this architecture, ") + "with a read-only minimal root and a private /tmp; each pod its own "
-        + "network with only loopback; memory limits not enforced)";
+        + "network with only loopback; memory limits " + (NodeAgent.enforcesMemoryLimits() ? "enforced" : "not "
+        + "enforced on this machine") + ")";
   }
 
   /** Whether the embedded node can isolate containers here (bubblewrap works). */

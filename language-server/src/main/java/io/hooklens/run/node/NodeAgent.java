@@ -89,6 +89,11 @@ public final class NodeAgent implements AutoCloseable {
     return start(client, sandbox, images);
   }
 
+  /** Whether containers' {@code resources.limits.memory} is enforced here (a cgroup v1 memory controller). */
+  public static boolean enforcesMemoryLimits() {
+    return Sandbox.memoryController().isPresent();
+  }
+
   /** Whether the sandbox filters system calls here: only x86-64 has a table. */
   public static boolean filtersSystemCalls() {
     return SeccompFilter.forThisMachine().length > 0;

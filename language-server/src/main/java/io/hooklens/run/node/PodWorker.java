@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -252,6 +253,13 @@ final class PodWorker {
     return volumes;
   }
 
+  /** {@code resources.limits.memory} in bytes, if set. */
+  private static Long memoryLimit(Container spec) {
+    Quantity limit = spec.getResources() == null || spec.getResources().getLimits() == null ? null
+        : spec.getResources().getLimits().get("memory");
+    return limit == null ? null : Quantity.getAmountInBytes(limit).longValue();
+  }
+
   /** The words of the container's exec hooks, expanded as the kubelet expands them when it runs them. */
   private static List<String> execWords(Container spec, Map<String, String> env) {
     List<String> words = new ArrayList<>();
@@ -332,7 +340,8 @@ final class PodWorker {
       String workingDir = slot.spec.getWorkingDir() != null && !slot.spec.getWorkingDir().isEmpty()
           ? slot.spec.getWorkingDir() : image == null ? null : image.workingDir();
       slot.process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv, slot.env,
-          workingDir, mounts(slot), image == null ? null : image.root(), execWords(slot.spec, env));
+          workingDir, mounts(slot), image == null ? null : image.root(), execWords(slot.spec, env),
+          memoryLimit(slot.spec));
     } catch (IOException e) {
       finish(slot, 128, "StartError", e.getMessage());
       event(name, true, "Failed", "Error: " + e.getMessage());

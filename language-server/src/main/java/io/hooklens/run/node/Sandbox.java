@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
 
 /**
  * Starts a pod's processes. Isolated (bubblewrap present and usable): each pod gets a network namespace
@@ -35,6 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the host's network and filesystem.
  */
 final class Sandbox {
+  private static final Logger LOG = Logger.getLogger(Sandbox.class.getName());
   static final String MARKER = "HOOKLENS_NODE";
   /**
    * The host uid containers and hooks run as when the agent is root: above the range accounts use, so that it
@@ -65,10 +67,11 @@ final class Sandbox {
       """;
   /**
    * Opens bubblewrap's argument file on descriptor 4 ({@code --args 4}) and the seccomp filter, if any, on
-   * descriptor 3 ({@code --seccomp 3}), then runs the rest. {@code -p}: bash reads no startup file.
+   * descriptor 3 ({@code --seccomp 3}), joins a memory cgroup if one is named (its {@code cgroup.procs}), then
+   * runs the rest. {@code -p}: bash reads no startup file.
    */
-  private static final String WITH_FDS = "exec 4<\"$1\" && if [ -n \"$2\" ]; then exec 3<\"$2\"; fi && shift 2 "
-      + "&& exec \"$@\"";
+  private static final String WITH_FDS = "exec 4<\"$1\" && if [ -n \"$2\" ]; then exec 3<\"$2\"; fi && "
+      + "if [ -n \"$3\" ]; then echo $$ > \"$3\"; fi && shift 3 && exec \"$@\"";
   /**
    * Variables the dynamic loader and the C library read (glibc's list for privileged programs), and shells'
    * startup files: an exec hook passes through privileged tools before it reaches the container, so they are
@@ -92,12 +95,15 @@ final class Sandbox {
   /** The compiled {@link SeccompFilter} in {@link #workDir}; null where this machine has no table. */
   private final Path filter;
   private final AtomicInteger files = new AtomicInteger();
+  /** This agent's memory cgroups, one per container with a limit; null where limits are not enforced. */
+  private final Path memoryGroups;
 
-  private Sandbox(boolean isolated, String marker, Path workDir, Path filter) {
+  private Sandbox(boolean isolated, String marker, Path workDir, Path filter, Path memoryGroups) {
     this.isolated = isolated;
     this.marker = marker;
     this.workDir = workDir;
     this.filter = filter;
+    this.memoryGroups = memoryGroups;
   }
 
   /** Isolated when bubblewrap can create the sandbox here, else plain. */
@@ -112,11 +118,20 @@ final class Sandbox {
     if (program.length > 0) {
       filter = Files.write(workDir.resolve("seccomp.bpf"), program);
     }
-    return new Sandbox(true, marker, workDir, filter);
+    Path memoryGroups = null;
+    Optional<Path> controller = memoryController();
+    if (controller.isPresent()) {
+      try {
+        memoryGroups = Files.createDirectory(controller.get().resolve("hooklens-" + marker));
+      } catch (IOException e) {
+        // Not allowed here after all: limits are not enforced, and the plan says so.
+      }
+    }
+    return new Sandbox(true, marker, workDir, filter, memoryGroups);
   }
 
   static Sandbox plain(String marker) {
-    return new Sandbox(false, marker, null, null);
+    return new Sandbox(false, marker, null, null, null);
   }
 
   /** Whether bubblewrap, nsenter, setpriv and prlimit are here and a container can start as it would. */
@@ -145,8 +160,18 @@ final class Sandbox {
     return filter != null;
   }
 
-  /** Removes what the sandbox wrote for itself. */
+  /** Removes what the sandbox wrote for itself; its processes are gone by then. */
   void close() {
+    if (memoryGroups != null) {
+      try (var groups = Files.list(memoryGroups)) {
+        for (Path group : groups.filter(Files::isDirectory).toList()) {
+          Files.deleteIfExists(group);
+        }
+        Files.deleteIfExists(memoryGroups);
+      } catch (IOException e) {
+        LOG.warning("cannot remove the memory cgroups " + memoryGroups + ": " + e.getMessage());
+      }
+    }
     if (workDir == null) {
       return;
     }
@@ -181,8 +206,43 @@ final class Sandbox {
   }
 
   /** {@code bash} opening an argument file on descriptor 4 and the filter, if any, on 3, before the rest. */
-  private List<String> withFds(Path args) {
-    return List.of("bash", "-p", "-c", WITH_FDS, "bash", args.toString(), filter == null ? "" : filter.toString());
+  private List<String> withFds(Path args, Path cgroup) {
+    return List.of("bash", "-p", "-c", WITH_FDS, "bash", args.toString(), filter == null ? "" : filter.toString(),
+        cgroup == null ? "" : cgroup.resolve("cgroup.procs").toString());
+  }
+
+  /**
+   * The cgroup (v1) memory controller's folder of this process, where the agent may make groups: root only, and
+   * only where the controller is mounted at {@code /sys/fs/cgroup/memory}; empty otherwise (cgroup v2 would
+   * need this process out of its own group first).
+   */
+  static Optional<Path> memoryController() {
+    if (!ROOT) {
+      return Optional.empty();
+    }
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/cgroup"))) {
+        String[] parts = line.split(":", 3);
+        if (parts.length == 3 && List.of(parts[1].split(",")).contains("memory")) {
+          Path own = Path.of("/sys/fs/cgroup/memory" + parts[2]);
+          return Files.isWritable(own) && Files.isRegularFile(own.resolve("memory.limit_in_bytes"))
+              ? Optional.of(own) : Optional.empty();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // No cgroups here.
+    }
+    return Optional.empty();
+  }
+
+  /** A memory cgroup for one container, with its limit; null where limits cannot be enforced. */
+  private Path memoryGroup(Long limitBytes) throws IOException {
+    if (limitBytes == null || memoryGroups == null) {
+      return null;
+    }
+    Path group = Files.createDirectories(memoryGroups.resolve("c" + files.incrementAndGet()));
+    Files.writeString(group.resolve("memory.limit_in_bytes"), String.valueOf(limitBytes));
+    return group;
   }
 
   /** The user the runner's processes are: an unprivileged host uid when the agent is root, else the agent's. */
@@ -380,7 +440,7 @@ final class Sandbox {
    * entries (say {@code /var/lib/x}) must exist already, since the entry itself is read-only.
    */
   ContainerProcess startContainer(PodNetwork network, String hostname, List<String> argv, Map<String, String> env,
-      String workingDir, List<Mount> mounts, Path root, List<String> hookWords) throws IOException {
+      String workingDir, List<Mount> mounts, Path root, List<String> hookWords, Long memoryLimit) throws IOException {
     if (root != null && !isolated) {
       throw new IOException("an image root needs bubblewrap, which is missing or cannot create namespaces here");
     }
@@ -388,7 +448,7 @@ final class Sandbox {
     Path args = null;
     if (isolated) {
       args = environmentArgs(env);
-      command.addAll(withFds(args));
+      command.addAll(withFds(args, memoryGroup(memoryLimit)));
     }
     command.add("setsid");
     if (isolated) {
@@ -552,7 +612,7 @@ final class Sandbox {
     Map<String, String> safe = new LinkedHashMap<>(env);
     UNSAFE_FOR_HOOKS.forEach(safe::remove);
     Path args = environmentArgs(safe);
-    List<String> command = new ArrayList<>(withFds(args));
+    List<String> command = new ArrayList<>(withFds(args, null));
     command.addAll(List.of("bwrap", "--bind", "/", "/", "--die-with-parent", "--args", "4"));
     if (filter != null) {
       command.addAll(List.of("--seccomp", "3"));

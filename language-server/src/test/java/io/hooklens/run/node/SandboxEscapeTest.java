@@ -3,9 +3,11 @@ package io.hooklens.run.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.hooklens.run.RunFixture;
 import io.hooklens.run.Runner;
 import java.io.IOException;
@@ -175,6 +177,24 @@ class SandboxEscapeTest {
     assertTrue(log.startsWith("limit at "), log);
     int at = Integer.parseInt(log.substring("limit at ".length()).strip());
     assertTrue(at < Sandbox.MAX_PROCESSES, "stopped at " + at);
+  }
+
+  @Test
+  void aContainerOverItsMemoryLimitIsKilled() throws Exception {
+    assumeTrue(NodeAgent.enforcesMemoryLimits(), "no cgroup v1 memory controller this process may use here");
+    Pod pod = new PodBuilder().withNewMetadata().withName("memory").endMetadata().withNewSpec()
+        .withRestartPolicy("Never").addNewContainer().withName("app").withImage("debian:12")
+        .withCommand("perl", "-e", "my $x = \"a\" x (300 * 1024 * 1024); print \"allocated\\n\"")
+        .withNewResources().addToLimits("memory", new Quantity("64Mi")).endResources()
+        .endContainer().endSpec().build();
+    run.client.pods().resource(pod).create();
+    Pod done = run.await("memory ended", () -> {
+      Pod p = run.client.pods().withName("memory").get();
+      return p != null && p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()) ? p : null;
+    }, 60_000);
+    assertEquals(137, done.getStatus().getContainerStatuses().get(0).getState().getTerminated().getExitCode());
+    assertFalse(run.agent.log("default", "memory", "app").text().contains("allocated"));
+    run.client.pods().withName("memory").delete();
   }
 
   @Test

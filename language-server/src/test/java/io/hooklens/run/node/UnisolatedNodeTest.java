@@ -29,7 +29,12 @@ class UnisolatedNodeTest {
           .endPreStop().endLifecycle().endContainer().endSpec().build();
       cluster.client().pods().resource(pod).create();
       awaitMark(agent, Mark.RUNNING);
-      assertTrue(childRuns());
+      // Running is the shell's start; its child comes a moment later.
+      long started = System.currentTimeMillis() + 10_000;
+      while (!childRuns() && System.currentTimeMillis() < started) {
+        Thread.sleep(20);
+      }
+      assertTrue(childRuns(), "the container's child started");
       cluster.client().pods().withName("plain").delete();
       awaitMark(agent, Mark.EXITED);
       assertEquals("plain\n", agent.timeline().first("default/plain", "app", Mark.PRE_STOP_ENDED).orElseThrow()
