@@ -8,9 +8,11 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -253,6 +255,17 @@ final class PodWorker {
     return volumes;
   }
 
+  /** The container's user and group inside it: its own securityContext's, else the pod's, else root. */
+  private Sandbox.Identity identity(Container spec) {
+    SecurityContext own = spec.getSecurityContext();
+    PodSecurityContext pods = pod.getSpec().getSecurityContext();
+    Long uid = own != null && own.getRunAsUser() != null ? own.getRunAsUser()
+        : pods != null ? pods.getRunAsUser() : null;
+    Long gid = own != null && own.getRunAsGroup() != null ? own.getRunAsGroup()
+        : pods != null ? pods.getRunAsGroup() : null;
+    return new Sandbox.Identity(uid == null ? 0 : uid, gid == null ? 0 : gid);
+  }
+
   /** {@code resources.limits.memory} in bytes, if set. */
   private static Long memoryLimit(Container spec) {
     Quantity limit = spec.getResources() == null || spec.getResources().getLimits() == null ? null
@@ -341,7 +354,7 @@ final class PodWorker {
           ? slot.spec.getWorkingDir() : image == null ? null : image.workingDir();
       slot.process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv, slot.env,
           workingDir, mounts(slot), image == null ? null : image.root(), execWords(slot.spec, env),
-          memoryLimit(slot.spec));
+          memoryLimit(slot.spec), identity(slot.spec));
     } catch (IOException e) {
       finish(slot, 128, "StartError", e.getMessage());
       event(name, true, "Failed", "Error: " + e.getMessage());

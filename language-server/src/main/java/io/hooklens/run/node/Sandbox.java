@@ -388,6 +388,13 @@ final class Sandbox {
   record Mount(Path source, String target, boolean readOnly) {}
 
   /**
+   * Who a container's processes are inside it, as {@code securityContext.runAsUser} and {@code runAsGroup}
+   * say (root when they say nothing); outside, always the sandbox's unprivileged uid.
+   */
+  record Identity(long uid, long gid) {
+  }
+
+  /**
    * bubblewrap arguments that rebuild a root directory entry by entry on bubblewrap's own tmpfs root:
    * directories and files bound read-only, symbolic links recreated; {@code /dev}, {@code /proc} and
    * {@code /tmp} are the sandbox's own. An image's root gives all its entries; the host's only
@@ -440,7 +447,8 @@ final class Sandbox {
    * entries (say {@code /var/lib/x}) must exist already, since the entry itself is read-only.
    */
   ContainerProcess startContainer(PodNetwork network, String hostname, List<String> argv, Map<String, String> env,
-      String workingDir, List<Mount> mounts, Path root, List<String> hookWords, Long memoryLimit) throws IOException {
+      String workingDir, List<Mount> mounts, Path root, List<String> hookWords, Long memoryLimit, Identity identity)
+      throws IOException {
     if (root != null && !isolated) {
       throw new IOException("an image root needs bubblewrap, which is missing or cannot create namespaces here");
     }
@@ -455,7 +463,8 @@ final class Sandbox {
       command.addAll(network.enter());
       command.addAll(asSandboxUser());
       command.addAll(List.of("prlimit", "--nproc=" + processLimit(), "--nofile=" + MAX_OPEN_FILES, "--"));
-      command.addAll(List.of("bwrap", "--unshare-user", "--uid", "0", "--gid", "0", "--unshare-pid", "--unshare-ipc",
+      command.addAll(List.of("bwrap", "--unshare-user", "--uid", String.valueOf(identity.uid()), "--gid",
+          String.valueOf(identity.gid()), "--unshare-pid", "--unshare-ipc",
           "--unshare-uts", "--unshare-cgroup-try", "--hostname", hostname, "--as-pid-1", "--die-with-parent",
           "--new-session", "--cap-drop", "ALL", "--args", "4"));
       if (filter != null) {

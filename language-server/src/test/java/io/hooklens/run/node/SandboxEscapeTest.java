@@ -180,6 +180,28 @@ class SandboxEscapeTest {
   }
 
   @Test
+  void runAsUserIsTheUidInsideAndTheSandboxsUidOutside() throws Exception {
+    RunFixture.openToSandbox(dir, true);
+    Pod pod = new PodBuilder().withNewMetadata().withName("identity").endMetadata().withNewSpec()
+        .withRestartPolicy("Never").withNewSecurityContext().withRunAsUser(2000L).withRunAsGroup(3000L)
+        .endSecurityContext().addNewContainer().withName("app").withImage("debian:12")
+        .withCommand("sh", "-c", "id -u; id -g; touch /out/made").withNewSecurityContext().withRunAsUser(1000L)
+        .endSecurityContext()
+        .addNewVolumeMount().withName("out").withMountPath("/out").withReadOnly(false).endVolumeMount()
+        .endContainer().addNewVolume().withName("out").withNewHostPath().withPath(dir.toString()).endHostPath()
+        .endVolume().endSpec().build();
+    run.client.pods().resource(pod).create();
+    run.await("identity ended", () -> {
+      Pod p = run.client.pods().withName("identity").get();
+      return p != null && p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase()) ? p : null;
+    }, 60_000);
+    // The container's runAsUser wins over the pod's; the group is the pod's.
+    assertEquals("1000\n3000\n", run.agent.log("default", "identity", "app").text());
+    assertEquals(Sandbox.hostUid(), Files.getAttribute(dir.resolve("made"), "unix:uid"), "the host sees the sandbox's uid");
+    run.client.pods().withName("identity").delete();
+  }
+
+  @Test
   void aContainerOverItsMemoryLimitIsKilled() throws Exception {
     assumeTrue(NodeAgent.enforcesMemoryLimits(), "no cgroup v1 memory controller this process may use here");
     Pod pod = new PodBuilder().withNewMetadata().withName("memory").endMetadata().withNewSpec()
