@@ -244,10 +244,23 @@ class SandboxEscapeTest {
                   exec:
                     command: ["sh", "-c", "(sleep 312 &); setsid sleep 313 & sleep 100"]
         """);
-    for (String signal : List.of("INT", "TERM", "HUP")) {
-      Process cli = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-          System.getProperty("java.class.path"), "io.hooklens.cli.Main", "run", "--yes", manifest.toString())
-          .redirectErrorStream(true).redirectOutput(dir.resolve("cli-" + signal + ".log").toFile()).start();
+    // Without bubblewrap (a PATH with every tool but it) the processes are plain ones, and must go all the same.
+    Path noBubblewrap = Files.createDirectory(dir.resolve("bin"));
+    try (Stream<Path> tools = Files.list(Path.of("/usr/bin"))) {
+      for (Path tool : tools.filter(t -> !t.getFileName().toString().equals("bwrap")).toList()) {
+        Files.createSymbolicLink(noBubblewrap.resolve(tool.getFileName()), tool);
+      }
+    }
+    for (String signal : List.of("INT", "TERM", "HUP", "INT (no sandbox)", "TERM (no sandbox)")) {
+      boolean plain = signal.endsWith("(no sandbox)");
+      ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-cp", System.getProperty("java.class.path"), "io.hooklens.cli.Main", "run", "--yes",
+          "--unsafe-no-sandbox", manifest.toString())
+          .redirectErrorStream(true).redirectOutput(dir.resolve("cli-" + signal + ".log").toFile());
+      if (plain) {
+        builder.environment().put("PATH", noBubblewrap.toString());
+      }
+      Process cli = builder.start();
       // Once the preStop runs, every kind of process the run starts is there.
       long deadline = System.currentTimeMillis() + 120_000;
       while (running("sleep 312|sleep 313|sleep 100").size() < 2 && System.currentTimeMillis() < deadline) {
@@ -255,10 +268,12 @@ class SandboxEscapeTest {
       }
       assertTrue(running("sleep 100").size() == 1, "the preStop runs: " + Files.readString(dir.resolve("cli-"
           + signal + ".log")));
-      new ProcessBuilder("kill", "-" + signal, String.valueOf(cli.pid())).start().waitFor();
+      new ProcessBuilder("kill", "-" + signal.split(" ")[0], String.valueOf(cli.pid())).start().waitFor();
       assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the CLI ended on SIG" + signal);
       assertEquals(List.of(), running("sleep 31[0-3]|sleep 100"), "left after SIG" + signal);
       assertEquals(List.of(), markedBy(cli.pid()), "left after SIG" + signal);
+      String log = Files.readString(dir.resolve("cli-" + signal + ".log"));
+      assertEquals(plain, log.contains(Runner.UNPROTECTED), log);
     }
   }
 
