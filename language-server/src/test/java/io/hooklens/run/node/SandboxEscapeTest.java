@@ -57,15 +57,24 @@ class SandboxEscapeTest {
     Pod pod = new PodBuilder().withNewMetadata().withName(name).endMetadata().withNewSpec()
         .withRestartPolicy("Never").withTerminationGracePeriodSeconds(2L).addNewContainer().withName("app")
         .withImage("debian:12").withCommand("sh", "-c", script).endContainer().endSpec().build();
+    return ended(pod).log();
+  }
+
+  /** A pod once it ran to its end, and what its container {@code app} printed. */
+  private record Ended(Pod pod, String log) {}
+
+  /** Creates the pod, waits until it has ended, reads what it printed and deletes it. */
+  private static Ended ended(Pod pod) throws InterruptedException {
+    String name = pod.getMetadata().getName();
     run.client.pods().resource(pod).create();
-    run.await(name + " ended", () -> {
+    Pod done = run.await(name + " ended", () -> {
       Pod p = run.client.pods().withName(name).get();
       return p != null && p.getStatus() != null && List.of("Succeeded", "Failed").contains(p.getStatus().getPhase())
           ? p : null;
     }, 60_000);
     String log = run.agent.log("default", name, "app").text();
     run.client.pods().withName(name).delete();
-    return log;
+    return new Ended(done, log);
   }
 
   private static String perl(String code) {
@@ -96,12 +105,7 @@ class SandboxEscapeTest {
         .addNewVolumeMount().withName("host").withMountPath("/host").withReadOnly(false).endVolumeMount()
         .endContainer().addNewVolume().withName("host").withNewHostPath().withPath(owned.toString()).endHostPath()
         .endVolume().endSpec().build();
-    run.client.pods().resource(pod).create();
-    run.await("hostpath-write ended", () -> {
-      Pod p = run.client.pods().withName("hostpath-write").get();
-      return p != null && p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase()) ? p : null;
-    }, 60_000);
-    String log = run.agent.log("default", "hostpath-write", "app").text();
+    String log = ended(pod).log();
     assertTrue(log.startsWith("0\n"), "root inside the container: " + log);
     assertTrue(log.contains("Permission denied") && log.contains("touch=1"), log);
     assertFalse(Files.exists(owned.resolve("x")));
@@ -190,15 +194,9 @@ class SandboxEscapeTest {
         .addNewVolumeMount().withName("out").withMountPath("/out").withReadOnly(false).endVolumeMount()
         .endContainer().addNewVolume().withName("out").withNewHostPath().withPath(dir.toString()).endHostPath()
         .endVolume().endSpec().build();
-    run.client.pods().resource(pod).create();
-    run.await("identity ended", () -> {
-      Pod p = run.client.pods().withName("identity").get();
-      return p != null && p.getStatus() != null && "Succeeded".equals(p.getStatus().getPhase()) ? p : null;
-    }, 60_000);
     // The container's runAsUser wins over the pod's; the group is the pod's.
-    assertEquals("1000\n3000\n", run.agent.log("default", "identity", "app").text());
+    assertEquals("1000\n3000\n", ended(pod).log());
     assertEquals(Sandbox.hostUid(), Files.getAttribute(dir.resolve("made"), "unix:uid"), "the host sees the sandbox's uid");
-    run.client.pods().withName("identity").delete();
   }
 
   @Test
@@ -209,14 +207,10 @@ class SandboxEscapeTest {
         .withCommand("perl", "-e", "my $x = \"a\" x (300 * 1024 * 1024); print \"allocated\\n\"")
         .withNewResources().addToLimits("memory", new Quantity("64Mi")).endResources()
         .endContainer().endSpec().build();
-    run.client.pods().resource(pod).create();
-    Pod done = run.await("memory ended", () -> {
-      Pod p = run.client.pods().withName("memory").get();
-      return p != null && p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()) ? p : null;
-    }, 60_000);
-    assertEquals(137, done.getStatus().getContainerStatuses().get(0).getState().getTerminated().getExitCode());
-    assertFalse(run.agent.log("default", "memory", "app").text().contains("allocated"));
-    run.client.pods().withName("memory").delete();
+    Ended memory = ended(pod);
+    assertEquals("Failed", memory.pod().getStatus().getPhase());
+    assertEquals(137, memory.pod().getStatus().getContainerStatuses().get(0).getState().getTerminated().getExitCode());
+    assertFalse(memory.log().contains("allocated"));
   }
 
   @Test
