@@ -88,11 +88,12 @@ final class DiagnosticsService {
 
   /** Forgets a closed document and clears its diagnostics in the client. */
   void closed(String uri) {
-    newest.remove(uri);
+    ScheduledFuture<?> old;
     synchronized (this) {
+      newest.remove(uri);
       deferred.remove(uri);
+      old = pending.remove(uri);
     }
-    ScheduledFuture<?> old = pending.remove(uri);
     if (old != null) {
       old.cancel(false);
     }
@@ -100,7 +101,9 @@ final class DiagnosticsService {
     publish(new PublishDiagnosticsParams(uri, charts == null ? List.of() : charts.closed(uri)));
   }
 
-  private void schedule(String uri, long delayMs) {
+  // One at a time: the chart renderer asks for validations from its own thread, and an edit's request must not
+  // have its task cancelled by an older request that swaps in its task after it.
+  private synchronized void schedule(String uri, long delayMs) {
     long generation = generations.incrementAndGet();
     newest.put(uri, generation);
     try {
