@@ -12,6 +12,23 @@ class YamlReaderTest {
     return new YamlReader().read(new SourceText(text), false);
   }
 
+  /**
+   * snakeyaml-engine before 3.1.1 read past its 1024-char window when a surrogate pair straddled it
+   * (fixed upstream in commit cedf62b, "handle boundary condition related to surrogate chars").
+   */
+  @Test
+  void astralCharactersAtEveryWindowBoundaryAreRead() {
+    String head = "data:\n  notes: \"";
+    for (int boundary : new int[] {1024, 2048, 3072}) {
+      for (int at = boundary - 8; at <= boundary + 8; at++) {
+        String value = "a".repeat(at - head.length()) + "\uD83D\uDE80\u2705\uD83D\uDCDA" + "b".repeat(40);
+        ParsedFile f = read(head + value + "\"\nplain: " + "c".repeat(at % 7) + "\uD83D\uDE80x\n");
+        assertEquals(List.of(), f.problems(), "emoji at " + at);
+        assertEquals(value, f.documents().get(0).root().asMap().map("data").scalar("notes").value());
+      }
+    }
+  }
+
   @Test
   void keysAndValuesHaveExactRanges() {
     ParsedFile f = read("a:\n  bb: \"x\"\n  c: [1, 2]\n");
