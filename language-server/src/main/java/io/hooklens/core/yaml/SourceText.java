@@ -67,6 +67,16 @@ public final class SourceText {
     return off;
   }
 
+  /** The position of a UTF-16 offset, its column counting code points. */
+  public Position positionAt(int offset) {
+    int at = Math.max(0, Math.min(offset, text.length()));
+    int line = Arrays.binarySearch(lineStarts, at);
+    if (line < 0) {
+      line = -line - 2;
+    }
+    return new Position(line, text.codePointCount(lineStarts[line], at));
+  }
+
   /** The UTF-16 column of a position, as LSP counts characters. */
   public int utf16Column(Position p) {
     return offset(p) - lineStart(p.line());

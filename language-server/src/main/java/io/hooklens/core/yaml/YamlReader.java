@@ -20,6 +20,7 @@ import org.snakeyaml.engine.v2.events.NodeEvent;
 import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.ReaderException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.parser.ParserImpl;
 import org.snakeyaml.engine.v2.scanner.StreamReader;
@@ -237,6 +238,17 @@ public final class YamlReader {
       String what = e.getProblem() == null ? "invalid YAML" : e.getProblem();
       String context = e.getContext() == null ? "" : " (" + e.getContext() + ")";
       problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), what + context));
+      documents.add(new YamlDocument(documents.size(), null, new Range(composer.docStart(), at)));
+      return resumeLine(source, text, at.line(), startLine);
+    } catch (ReaderException e) {
+      // The reader checks characters ahead of the scanner and knows only the code point's index.
+      int chunkStart = source.lineStart(startLine);
+      int offset = chunk.offsetByCodePoints(0, Math.min(e.getPosition(), chunk.codePointCount(0, chunk.length())));
+      Position at = source.positionAt(chunkStart + offset);
+      int c = e.getCodePoint();
+      problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), String.format(
+          "the %s U+%04X is not allowed in YAML; write it as an escape in a double-quoted string",
+          Character.isISOControl(c) ? "control character" : "character", c)));
       documents.add(new YamlDocument(documents.size(), null, new Range(composer.docStart(), at)));
       return resumeLine(source, text, at.line(), startLine);
     } catch (YamlEngineException e) {

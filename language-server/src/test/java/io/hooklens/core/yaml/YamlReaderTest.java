@@ -30,6 +30,18 @@ class YamlReaderTest {
   }
 
   @Test
+  void aControlCharacterIsReportedWhereItIs() {
+    for (String pad : new String[] {"", "x".repeat(1500), "\uD83D\uDE80".repeat(700)}) {
+      ParsedFile f = read("a: 1\nb: \"" + pad + "\u001B[2J\"\n");
+      ParseProblem p = f.problems().get(0);
+      assertEquals(new Position(1, 4 + pad.codePointCount(0, pad.length())), p.range().start(), pad);
+      assertTrue(p.message().startsWith("the control character U+001B is not allowed"), p.message());
+    }
+    ParsedFile later = read("a: 1\n---\nb: \u0007\n");
+    assertEquals(new Position(2, 3), later.problems().get(0).range().start());
+  }
+
+  @Test
   void keysAndValuesHaveExactRanges() {
     ParsedFile f = read("a:\n  bb: \"x\"\n  c: [1, 2]\n");
     YMap a = f.documents().get(0).root().asMap().map("a");
