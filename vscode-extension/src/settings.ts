@@ -38,7 +38,7 @@ export function serverSettings(config: SettingsSource): ServerSettings {
     const copy: Record<string, string> = {};
     for (const [id, severity] of Object.entries(rules)) {
       // The server reports a bad severity in its log; only an empty one means "not set".
-      const s = text(severity);
+      const s = severity === false ? 'off' : text(severity);
       if (id.trim() && s) {
         copy[id.trim()] = s;
       }

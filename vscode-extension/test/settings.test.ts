@@ -28,6 +28,7 @@ describe('settings mapping', () => {
   it('passes a bad severity on for the server to report, and ignores a rules value of the wrong shape', () => {
     assert.deepEqual(serverSettings(config({ rules: { HL401: 'loud' } })), { rules: { HL401: 'loud' } });
     assert.deepEqual(serverSettings(config({ rules: ['HL401'], debounceMs: 'fast' })), {});
+    assert.deepEqual(serverSettings(config({ rules: { HL402: false } })), { rules: { HL402: 'off' } });
   });
 
   it('maps Helm values sets and set values, leaving empty ones to .hooklens.yaml', () => {
