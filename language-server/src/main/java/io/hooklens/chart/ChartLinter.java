@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.BitSet;
@@ -78,10 +77,6 @@ public final class ChartLinter {
     }
   }
 
-  private static final Comparator<Finding> ORDER = Comparator
-      .comparing((Finding f) -> f.range().start())
-      .thenComparing(Finding::ruleId)
-      .thenComparing(Finding::message);
 
   private final Linter linter;
   private final YamlReader reader = new YamlReader();
@@ -343,7 +338,7 @@ public final class ChartLinter {
         List<LintResult.RuleFailure> ruleFailures) {
       Map<Finding, List<String>> mine = byFile.getOrDefault(t.displayName(), Map.of());
       List<Finding> sorted = new ArrayList<>(mine.keySet());
-      sorted.sort(ORDER);
+      sorted.sort(Finding.ORDER);
       return new ChartFile(t.displayName(), new LintResult(t.document(), List.copyOf(sorted), suppressedCount,
           ruleFailures), Map.copyOf(mine));
     }

@@ -1,6 +1,7 @@
 package io.hooklens.core.engine;
 
 import io.hooklens.core.yaml.Range;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,6 +15,11 @@ import java.util.Optional;
  */
 public record Finding(String ruleId, String ruleName, Severity severity, String message, Range range,
     int document, ResourceRef resource, List<Related> related, List<Fix> fixes) {
+  /** The order findings are reported in, in a file and in a chart's template: by place, then rule. */
+  public static final Comparator<Finding> ORDER = Comparator
+      .comparing((Finding f) -> f.range().start())
+      .thenComparing(Finding::ruleId)
+      .thenComparing(Finding::message);
 
   /** A finding without fixes, as chart findings mapped back to templates are. */
   public Finding(String ruleId, String ruleName, Severity severity, String message, Range range, int document,

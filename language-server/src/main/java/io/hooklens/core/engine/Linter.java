@@ -15,7 +15,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,10 +24,6 @@ public final class Linter {
   /** Files larger than this are refused with a finding rather than read. */
   public static final int MAX_BYTES = 64 * 1024 * 1024;
 
-  private static final Comparator<Finding> ORDER = Comparator
-      .comparing((Finding f) -> f.range().start())
-      .thenComparing(Finding::ruleId)
-      .thenComparing(Finding::message);
 
   private final RuleRegistry registry;
   private final YamlReader reader = new YamlReader();
@@ -172,7 +167,7 @@ public final class Linter {
         kept.add(f);
       }
     }
-    kept.sort(ORDER);
+    kept.sort(Finding.ORDER);
     return new LintResult(doc, List.copyOf(TemplateFixes.verified(doc.parsed(), kept)), suppressed,
         List.copyOf(failures));
   }
