@@ -52,6 +52,32 @@ class BadInputTest {
   }
 
   @Test
+  void aLargeListWithoutAliasesIsReadWhole() {
+    // About 70 nodes per item, eight levels deep: 700,000 nodes, which the alias-bomb limit once counted once per
+    // ancestor, refusing the file with no other finding.
+    String item = """
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web-%d", "labels": {"app": "web"}},
+         "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}},
+          "template": {"metadata": {"labels": {"app": "web", "tier": "front"}},
+           "spec": {"terminationGracePeriodSeconds": 60, "containers": [
+            {"name": "web", "image": "nginx:1.27", "ports": [{"name": "http", "containerPort": 8080}],
+             "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}],
+             "lifecycle": {"preStop": {"exec": {"command": ["/bin/sh", "-c", "sleep 5; nginx -s quit"]}},
+                           "postStart": {}}},
+            {"name": "log", "image": "fluent/fluent-bit:3.1",
+             "resources": {"limits": {"cpu": "100m", "memory": "64Mi"}}}]}}}}""";
+    StringBuilder sb = new StringBuilder("{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n");
+    int items = 10_000;
+    for (int i = 0; i < items; i++) {
+      sb.append(i == 0 ? "" : ",\n").append(item.formatted(i));
+    }
+    LintResult r = lint("list.json", sb.append("]}\n").toString());
+    assertTrue(r.failures().isEmpty(), r.failures().toString());
+    assertEquals(List.of("HL101"), ids(r).stream().distinct().toList());
+    assertEquals(items, r.findings().size());
+  }
+
+  @Test
   void recursiveAliasIsRefused() {
     LintResult r = lint("rec.yaml", "a: &x\n  b: *x\n");
     assertTrue(ids(r).contains("HL002"), ids(r).toString());

@@ -360,7 +360,7 @@ public final class YamlReader {
           YScalar s = new YScalar(new Range(pos(e.getStartMark()), pos(e.getEndMark())), e.getValue(),
               resolve(e), e.getScalarStyle() != ScalarStyle.PLAIN);
           anchor(e, s);
-          add(s);
+          add(s, 1);
         }
         case Alias -> {
           AliasEvent e = (AliasEvent) event;
@@ -375,7 +375,8 @@ public final class YamlReader {
             throw new LimitExceeded("More than " + limits.maxAliases()
                 + " aliases to collections in one document; refused to protect against alias bombs", at);
           }
-          add(target);
+          // Expanding the alias copies the whole anchored subtree into the document.
+          add(target, target.weight());
         }
         case MappingStart, SequenceStart -> {
           CollectionStartEvent e = (CollectionStartEvent) event;
@@ -392,7 +393,8 @@ public final class YamlReader {
           YNode node = f.map ? f.toMap(range, problems) : f.toSeq(range);
           f.event.getAnchor().ifPresent(a -> open.remove(a.getValue()));
           anchor(f.event, node);
-          add(node);
+          // Its items were counted as they arrived.
+          add(node, 1);
         }
         default -> {
           // StreamStart, StreamEnd and comments carry nothing for the tree.
@@ -405,8 +407,9 @@ public final class YamlReader {
       e.getAnchor().ifPresent(a -> anchors.put(a.getValue(), node));
     }
 
-    private void add(YNode node) {
-      expanded += node.weight();
+    /** Adds a node to its parent, counting {@code nodes} more towards the document's expanded size. */
+    private void add(YNode node, int nodes) {
+      expanded += nodes;
       if (expanded > limits.maxExpandedNodes()) {
         throw new LimitExceeded("The document expands to more than " + limits.maxExpandedNodes()
             + " nodes through aliases; refused to protect against alias bombs", node.range());
