@@ -9,6 +9,8 @@ import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -75,6 +77,31 @@ class BadInputTest {
     assertTrue(r.failures().isEmpty(), r.failures().toString());
     assertEquals(List.of("HL101"), ids(r).stream().distinct().toList());
     assertEquals(items, r.findings().size());
+  }
+
+  @Test
+  void longLinesAreReadInTimeProportionalToTheirLength() {
+    // Measured on the thread that lints, which the timeout runs apart.
+    long[] nanos = assertTimeoutPreemptively(Duration.ofMinutes(10),
+        () -> new long[] {bestCpuNanos(1 << 20, 3), bestCpuNanos(8 << 20, 1)});
+    // Linear is 8x; each line was once copied again for every 1024 characters read, 64x here.
+    assertTrue(nanos[1] < 12 * nanos[0], "1 MiB: " + nanos[0] / 1_000_000 + " ms, 8 MiB: " + nanos[1] / 1_000_000
+        + " ms");
+  }
+
+  /** The least CPU time this thread spent linting a ConfigMap with two lines of {@code length / 2} characters. */
+  private static long bestCpuNanos(int length, int runs) {
+    String text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n  plain: " + "x".repeat(length / 2)
+        + "\n  quoted: \"" + "y".repeat(length / 2) + "\"\n";
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long best = Long.MAX_VALUE;
+    for (int i = 0; i < runs; i++) {
+      long start = threads.getCurrentThreadCpuTime();
+      LintResult r = LINTER.lint("big.yaml", text, Config.DEFAULT);
+      best = Math.min(best, threads.getCurrentThreadCpuTime() - start);
+      assertEquals(List.of(), ids(r));
+    }
+    return best;
   }
 
   @Test

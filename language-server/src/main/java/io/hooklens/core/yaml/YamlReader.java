@@ -212,6 +212,7 @@ public final class YamlReader {
     String chunk = startLine == 0 && end == text.length() ? text : text.substring(source.lineStart(startLine), end);
     LoadSettings settings = LoadSettings.builder()
         .setCodePointLimit(Integer.MAX_VALUE)
+        .setBufferSize(bufferSize(source, startLine, end))
         .setAllowDuplicateKeys(true)
         .setUseMarks(true)
         .build();
@@ -245,6 +246,25 @@ public final class YamlReader {
       return resumeLine(source, text, at.line(), startLine);
     }
   }
+
+  /**
+   * snakeyaml-engine's look-ahead window: its default of 1024 characters, or the longest line of the text read
+   * and a little more. The scanner looks ahead over a whole word or line before it moves, and each time the window
+   * is too short it copies all it holds to read one buffer more: a 10 MB line would be copied ten thousand times.
+   * The look-ahead stops at a line break, so a window one line long is refilled a bounded number of times per
+   * line.
+   */
+  private static int bufferSize(SourceText source, int startLine, int end) {
+    int longest = 0;
+    for (int line = startLine; line < source.lineCount() && source.lineStart(line) < end; line++) {
+      int next = line + 1 < source.lineCount() ? source.lineStart(line + 1) : end;
+      longest = Math.max(longest, Math.min(next, end) - source.lineStart(line));
+    }
+    // Two more: the scanner peeks at the line break and at the character after it.
+    return Math.max(DEFAULT_BUFFER, longest + 2);
+  }
+
+  private static final int DEFAULT_BUFFER = 1024;
 
   /**
    * The first document-marker line at or after the error line, and after the line reading started
