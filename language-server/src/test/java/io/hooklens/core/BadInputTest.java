@@ -9,6 +9,8 @@ import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +51,57 @@ class BadInputTest {
     assertTrue(f.message().contains("alias"), f.message());
     assertTrue(ids(r).contains("HL101"), "the next document is still checked: " + ids(r));
     assertTrue(r.failures().isEmpty());
+  }
+
+  @Test
+  void aLargeListWithoutAliasesIsReadWhole() {
+    // About 70 nodes per item, eight levels deep: 700,000 nodes, which the alias-bomb limit once counted once per
+    // ancestor, refusing the file with no other finding.
+    String item = """
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web-%d", "labels": {"app": "web"}},
+         "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}},
+          "template": {"metadata": {"labels": {"app": "web", "tier": "front"}},
+           "spec": {"terminationGracePeriodSeconds": 60, "containers": [
+            {"name": "web", "image": "nginx:1.27", "ports": [{"name": "http", "containerPort": 8080}],
+             "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}],
+             "lifecycle": {"preStop": {"exec": {"command": ["/bin/sh", "-c", "sleep 5; nginx -s quit"]}},
+                           "postStart": {}}},
+            {"name": "log", "image": "fluent/fluent-bit:3.1",
+             "resources": {"limits": {"cpu": "100m", "memory": "64Mi"}}}]}}}}""";
+    StringBuilder sb = new StringBuilder("{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n");
+    int items = 10_000;
+    for (int i = 0; i < items; i++) {
+      sb.append(i == 0 ? "" : ",\n").append(item.formatted(i));
+    }
+    LintResult r = lint("list.json", sb.append("]}\n").toString());
+    assertTrue(r.failures().isEmpty(), r.failures().toString());
+    assertEquals(List.of("HL101"), ids(r).stream().distinct().toList());
+    assertEquals(items, r.findings().size());
+  }
+
+  @Test
+  void longLinesAreReadInTimeProportionalToTheirLength() {
+    // Measured on the thread that lints, which the timeout runs apart.
+    long[] nanos = assertTimeoutPreemptively(Duration.ofMinutes(10),
+        () -> new long[] {bestCpuNanos(1 << 20, 3), bestCpuNanos(8 << 20, 1)});
+    // Linear is 8x; each line was once copied again for every 1024 characters read, 64x here.
+    assertTrue(nanos[1] < 12 * nanos[0], "1 MiB: " + nanos[0] / 1_000_000 + " ms, 8 MiB: " + nanos[1] / 1_000_000
+        + " ms");
+  }
+
+  /** The least CPU time this thread spent linting a ConfigMap with two lines of {@code length / 2} characters. */
+  private static long bestCpuNanos(int length, int runs) {
+    String text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n  plain: " + "x".repeat(length / 2)
+        + "\n  quoted: \"" + "y".repeat(length / 2) + "\"\n";
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long best = Long.MAX_VALUE;
+    for (int i = 0; i < runs; i++) {
+      long start = threads.getCurrentThreadCpuTime();
+      LintResult r = LINTER.lint("big.yaml", text, Config.DEFAULT);
+      best = Math.min(best, threads.getCurrentThreadCpuTime() - start);
+      assertEquals(List.of(), ids(r));
+    }
+    return best;
   }
 
   @Test

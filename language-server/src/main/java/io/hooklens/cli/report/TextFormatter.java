@@ -5,6 +5,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.SourceText;
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * Human-readable output: one line per finding, a code frame, a summary; colour only when asked. Names, messages and
@@ -55,41 +56,19 @@ public final class TextFormatter implements Formatter {
   }
 
   private void frame(SourceText source, Finding f, PrintWriter out) {
-    int line = f.range().start().line();
-    if (source.text().isEmpty() || line >= source.lineCount()) {
+    List<CodeFrame.Line> lines = CodeFrame.of(source, f);
+    if (lines.isEmpty()) {
       return;
     }
-    int width = String.valueOf(Math.min(line + 2, source.lineCount())).length();
-    for (int l = Math.max(0, line - 1); l <= Math.min(line + 1, source.lineCount() - 1); l++) {
-      String gutter = (l == line ? "> " : "  ") + pad(l + 1, width) + " | ";
-      out.println(paint(DIM, gutter) + shown(source.line(l)));
-      if (l == line) {
-        out.println(paint(DIM, "  " + " ".repeat(width) + " | ") + carets(source, f));
+    int width = String.valueOf(lines.get(lines.size() - 1).number() + 1).length();
+    for (CodeFrame.Line l : lines) {
+      boolean at = l.caretColumn() >= 0;
+      out.println(paint(DIM, (at ? "> " : "  ") + pad(l.number() + 1, width) + " | ") + l.text());
+      if (at) {
+        out.println(paint(DIM, "  " + " ".repeat(width) + " | ") + " ".repeat(l.caretColumn())
+            + paint(colorOf(f.severity()), "^".repeat(l.carets())));
       }
     }
-  }
-
-  /** Carets under the finding's columns as the line is shown, escapes included. */
-  private String carets(SourceText source, Finding f) {
-    String text = source.line(f.range().start().line());
-    int lineLength = text.codePointCount(0, text.length());
-    int start = Math.min(f.range().start().column(), lineLength);
-    int end = f.range().end().line() == f.range().start().line() ? f.range().end().column() : lineLength;
-    int len = Math.max(1, Math.min(end, lineLength) - start);
-    int from = text.offsetByCodePoints(0, start);
-    int to = text.offsetByCodePoints(from, Math.min(len, lineLength - start));
-    return " ".repeat(width(text.substring(0, from)))
-        + paint(colorOf(f.severity()), "^".repeat(Math.max(1, width(text.substring(from, to)))));
-  }
-
-  /** A source line as shown: tabs as one space, so that carets line up under it. */
-  private static String shown(String line) {
-    return Printable.line(line.replace('\t', ' '));
-  }
-
-  private static int width(String text) {
-    String s = shown(text);
-    return s.codePointCount(0, s.length());
   }
 
   private static String pad(int n, int width) {

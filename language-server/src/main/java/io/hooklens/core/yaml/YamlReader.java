@@ -213,6 +213,7 @@ public final class YamlReader {
     String chunk = startLine == 0 && end == text.length() ? text : text.substring(source.lineStart(startLine), end);
     LoadSettings settings = LoadSettings.builder()
         .setCodePointLimit(Integer.MAX_VALUE)
+        .setBufferSize(bufferSize(source, startLine, end))
         .setAllowDuplicateKeys(true)
         .setUseMarks(true)
         .build();
@@ -257,6 +258,25 @@ public final class YamlReader {
       return resumeLine(source, text, at.line(), startLine);
     }
   }
+
+  /**
+   * snakeyaml-engine's look-ahead window: its default of 1024 characters, or the longest line of the text read
+   * and a little more. The scanner looks ahead over a whole word or line before it moves, and each time the window
+   * is too short it copies all it holds to read one buffer more: a 10 MB line would be copied ten thousand times.
+   * The look-ahead stops at a line break, so a window one line long is refilled a bounded number of times per
+   * line.
+   */
+  private static int bufferSize(SourceText source, int startLine, int end) {
+    int longest = 0;
+    for (int line = startLine; line < source.lineCount() && source.lineStart(line) < end; line++) {
+      int next = line + 1 < source.lineCount() ? source.lineStart(line + 1) : end;
+      longest = Math.max(longest, Math.min(next, end) - source.lineStart(line));
+    }
+    // Two more: the scanner peeks at the line break and at the character after it.
+    return Math.max(DEFAULT_BUFFER, longest + 2);
+  }
+
+  private static final int DEFAULT_BUFFER = 1024;
 
   /**
    * The first document-marker line at or after the error line, and after the line reading started
@@ -372,7 +392,7 @@ public final class YamlReader {
           YScalar s = new YScalar(new Range(pos(e.getStartMark()), pos(e.getEndMark())), e.getValue(),
               resolve(e), e.getScalarStyle() != ScalarStyle.PLAIN);
           anchor(e, s);
-          add(s);
+          add(s, 1);
         }
         case Alias -> {
           AliasEvent e = (AliasEvent) event;
@@ -387,7 +407,8 @@ public final class YamlReader {
             throw new LimitExceeded("More than " + limits.maxAliases()
                 + " aliases to collections in one document; refused to protect against alias bombs", at);
           }
-          add(target);
+          // Expanding the alias copies the whole anchored subtree into the document.
+          add(target, target.weight());
         }
         case MappingStart, SequenceStart -> {
           CollectionStartEvent e = (CollectionStartEvent) event;
@@ -404,7 +425,8 @@ public final class YamlReader {
           YNode node = f.map ? f.toMap(range, problems) : f.toSeq(range);
           f.event.getAnchor().ifPresent(a -> open.remove(a.getValue()));
           anchor(f.event, node);
-          add(node);
+          // Its items were counted as they arrived.
+          add(node, 1);
         }
         default -> {
           // StreamStart, StreamEnd and comments carry nothing for the tree.
@@ -417,8 +439,9 @@ public final class YamlReader {
       e.getAnchor().ifPresent(a -> anchors.put(a.getValue(), node));
     }
 
-    private void add(YNode node) {
-      expanded += node.weight();
+    /** Adds a node to its parent, counting {@code nodes} more towards the document's expanded size. */
+    private void add(YNode node, int nodes) {
+      expanded += nodes;
       if (expanded > limits.maxExpandedNodes()) {
         throw new LimitExceeded("The document expands to more than " + limits.maxExpandedNodes()
             + " nodes through aliases; refused to protect against alias bombs", node.range());
