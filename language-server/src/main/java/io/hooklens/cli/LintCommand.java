@@ -204,8 +204,9 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.CLEAN;
     }
     Path path = Path.of(arg);
-    if (!Files.exists(path)) {
-      err.println("hooklens: " + arg + ": no such file or directory");
+    Optional<String> unreadable = InputFiles.unreadable(path);
+    if (unreadable.isPresent()) {
+      err.println("hooklens: " + arg + ": " + unreadable.get());
       return ExitCodes.USAGE;
     }
     if (path.getFileName() != null && path.getFileName().toString().equals(CHART_YAML)
@@ -217,7 +218,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     List<Path> files;
     try {
-      files = InputFiles.walk(path);
+      files = InputFiles.walk(path, err);
     } catch (IOException e) {
       err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
       return ExitCodes.USAGE;
@@ -371,7 +372,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     List<Path> files;
     try {
-      files = InputFiles.walkChart(dir);
+      files = InputFiles.walkChart(dir, in.err());
     } catch (IOException e) {
       in.err().println("hooklens: cannot read directory " + dir + ": " + e.getMessage());
       return ExitCodes.USAGE;
