@@ -21,9 +21,6 @@ import io.hooklens.rules.BuiltInRules;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -277,17 +274,9 @@ public final class LintCommand implements Callable<Integer> {
     return ExitCodes.CLEAN;
   }
 
-  /** Text the engine can fix: valid UTF-8 within the size limit; null otherwise, and the lint says why. */
+  /** Text the engine can fix: what it reads of a file; null otherwise, and the lint says why. */
   private static String decode(byte[] bytes) {
-    if (bytes.length > Linter.MAX_BYTES) {
-      return null;
-    }
-    try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-    } catch (CharacterCodingException e) {
-      return null;
-    }
+    return Linter.decode(bytes).text();
   }
 
   /**
