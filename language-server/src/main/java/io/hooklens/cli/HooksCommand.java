@@ -15,7 +15,6 @@ import io.hooklens.core.yaml.YamlReader;
 import io.hooklens.rules.helm.HookPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -114,8 +113,9 @@ public final class HooksCommand implements Callable<Integer> {
 
   /** The chart rendered, or the file read; empty after saying why on standard error. */
   private Optional<Planned> read(PrintWriter err) throws IOException, ConfigResolver.ConfigException {
-    if (!Files.exists(target)) {
-      err.println("hooklens: " + target + ": no such file or directory");
+    Optional<String> unreadable = InputFiles.unreadable(target);
+    if (unreadable.isPresent()) {
+      err.println("hooklens: " + target + ": " + unreadable.get());
       return Optional.empty();
     }
     Path chart = ChartValues.chartOf(target);

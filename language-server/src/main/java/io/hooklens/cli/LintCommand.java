@@ -21,9 +21,6 @@ import io.hooklens.rules.BuiltInRules;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -204,8 +201,9 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.CLEAN;
     }
     Path path = Path.of(arg);
-    if (!Files.exists(path)) {
-      err.println("hooklens: " + arg + ": no such file or directory");
+    Optional<String> unreadable = InputFiles.unreadable(path);
+    if (unreadable.isPresent()) {
+      err.println("hooklens: " + arg + ": " + unreadable.get());
       return ExitCodes.USAGE;
     }
     if (path.getFileName() != null && path.getFileName().toString().equals(CHART_YAML)
@@ -217,7 +215,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     List<Path> files;
     try {
-      files = InputFiles.walk(path);
+      files = InputFiles.walk(path, err);
     } catch (IOException e) {
       err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
       return ExitCodes.USAGE;
@@ -276,17 +274,9 @@ public final class LintCommand implements Callable<Integer> {
     return ExitCodes.CLEAN;
   }
 
-  /** Text the engine can fix: valid UTF-8 within the size limit; null otherwise, and the lint says why. */
+  /** Text the engine can fix: what it reads of a file; null otherwise, and the lint says why. */
   private static String decode(byte[] bytes) {
-    if (bytes.length > Linter.MAX_BYTES) {
-      return null;
-    }
-    try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-    } catch (CharacterCodingException e) {
-      return null;
-    }
+    return Linter.decode(bytes).text();
   }
 
   /**
@@ -371,7 +361,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     List<Path> files;
     try {
-      files = InputFiles.walkChart(dir);
+      files = InputFiles.walkChart(dir, in.err());
     } catch (IOException e) {
       in.err().println("hooklens: cannot read directory " + dir + ": " + e.getMessage());
       return ExitCodes.USAGE;

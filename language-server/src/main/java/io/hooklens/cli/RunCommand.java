@@ -280,8 +280,9 @@ public final class RunCommand implements Callable<Integer> {
   private record Read(HookDocument doc, List<Finding> findings, Function<Range, Origin> origins) {}
 
   private Optional<Read> read(PrintWriter err) throws IOException, ConfigResolver.ConfigException {
-    if (!Files.exists(target)) {
-      err.println("hooklens: " + target + ": no such file or directory");
+    Optional<String> unreadable = InputFiles.unreadable(target);
+    if (unreadable.isPresent()) {
+      err.println("hooklens: " + target + ": " + unreadable.get());
       return Optional.empty();
     }
     Linter linter = new Linter(BuiltInRules.registry());

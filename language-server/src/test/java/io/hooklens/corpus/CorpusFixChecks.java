@@ -19,15 +19,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
  * Fixes on a corpus: for every file with fixes (chart templates linted one by one, actions
  * masked), all safe fixes applied together, and each editor-only fix on its own, must leave a file
  * that reads as well as before (no new parse problem, as many documents) and that a line diff, computed
- * independently of the fix code, shows changed only on lines the applied fixes name.
+ * independently of the fix code, shows changed only on lines the applied fixes name. And {@code --fix}
+ * must add no finding and settle: fixing its result again changes nothing.
  */
 abstract class CorpusFixChecks {
   private static final Linter LINTER = new Linter(BuiltInRules.registry());
@@ -42,26 +46,23 @@ abstract class CorpusFixChecks {
     List<String> problems = new ArrayList<>();
     int safeFiles = 0;
     int editorFixes = 0;
-    for (String part : List.of("manifests", "openshift", "charts")) {
-      Path dir = corpus().part(part);
-      for (Path f : Corpus.files(dir)) {
-        String name = dir.relativize(f).toString();
-        String text = Files.readString(f, StandardCharsets.UTF_8);
-        LintResult before = LINTER.lint(name, text, Config.DEFAULT);
-        Fixes.Applied safe = Fixes.applySafe(text, before.findings());
-        if (!safe.fixed().isEmpty()) {
-          safeFiles++;
-          Set<Integer> lines = new TreeSet<>();
-          safe.fixed().forEach(x -> lines.addAll(x.safeFix().orElseThrow().lines()));
-          check(name + " (safe fixes)", text, safe.text(), lines, before, problems);
-        }
-        for (Finding x : before.findings()) {
-          for (Fix fix : x.fixes()) {
-            if (!fix.safe()) {
-              editorFixes++;
-              check(name + " (" + fix.title() + ")", text, Fixes.apply(text, List.of(fix)), fix.lines(), before,
-                  problems);
-            }
+    for (Source source : sources()) {
+      String name = source.name();
+      String text = source.text();
+      LintResult before = LINTER.lint(name, text, Config.DEFAULT);
+      Fixes.Applied safe = Fixes.applySafe(text, before.findings());
+      if (!safe.fixed().isEmpty()) {
+        safeFiles++;
+        Set<Integer> lines = new TreeSet<>();
+        safe.fixed().forEach(x -> lines.addAll(x.safeFix().orElseThrow().lines()));
+        check(name + " (safe fixes)", text, safe.text(), lines, before, problems);
+      }
+      for (Finding x : before.findings()) {
+        for (Fix fix : x.fixes()) {
+          if (!fix.safe()) {
+            editorFixes++;
+            check(name + " (" + fix.title() + ")", text, Fixes.apply(text, List.of(fix)), fix.lines(), before,
+                problems);
           }
         }
       }
@@ -69,6 +70,59 @@ abstract class CorpusFixChecks {
     assertTrue(safeFiles >= minFixes(), "the corpus has files with safe fixes: " + safeFiles);
     assertTrue(editorFixes >= minFixes(), "the corpus has editor-only fixes: " + editorFixes);
     assertEquals(List.of(), problems);
+  }
+
+  /**
+   * A safe fix is applied without review, so it must resolve what it names and nothing else: after
+   * {@code --fix} no finding may be there that was not there before (compared by rule, object and message,
+   * as fixes move positions), and fixing the result again must change nothing.
+   */
+  @Test
+  void safeFixesAddNoFindingAndSettle() throws IOException {
+    List<String> problems = new ArrayList<>();
+    int fixedFiles = 0;
+    for (Source source : sources()) {
+      String name = source.name();
+      String text = source.text();
+      Fixes.Outcome once = Fixes.fixSafe(LINTER, name, text, Config.DEFAULT);
+      if (once.fixed() == 0) {
+        continue;
+      }
+      fixedFiles++;
+      Map<String, Long> before = keys(LINTER.lint(name, text, Config.DEFAULT));
+      keys(once.result()).forEach((key, count) -> {
+        if (count > before.getOrDefault(key, 0L)) {
+          problems.add(name + ": the safe fixes add " + key);
+        }
+      });
+      Fixes.Outcome twice = Fixes.fixSafe(LINTER, name, once.text(), Config.DEFAULT);
+      if (twice.fixed() != 0 || !twice.text().equals(once.text())) {
+        problems.add(name + ": fixing again changes " + twice.fixed() + " more");
+      }
+    }
+    assertTrue(fixedFiles >= minFixes(), "the corpus has files with safe fixes: " + fixedFiles);
+    assertEquals(List.of(), problems);
+  }
+
+  /** A corpus file: its name within its part, and its text. */
+  private record Source(String name, String text) {}
+
+  /** Every file of the corpus's parts; chart templates are linted one by one, their actions masked. */
+  private List<Source> sources() throws IOException {
+    List<Source> out = new ArrayList<>();
+    for (String part : List.of("manifests", "openshift", "charts")) {
+      Path dir = corpus().part(part);
+      for (Path f : Corpus.files(dir)) {
+        out.add(new Source(dir.relativize(f).toString(), Files.readString(f, StandardCharsets.UTF_8)));
+      }
+    }
+    return out;
+  }
+
+  /** Findings by what stays when a fix moves text: rule, object and message, with how often each occurs. */
+  private static Map<String, Long> keys(LintResult result) {
+    return result.findings().stream().collect(Collectors.groupingBy(
+        x -> x.ruleId() + " on " + x.resource() + ": " + x.message(), TreeMap::new, Collectors.counting()));
   }
 
   private static void check(String what, String text, String fixed, Set<Integer> named, LintResult before,

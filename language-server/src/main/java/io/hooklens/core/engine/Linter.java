@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** Runs the rules over one file. Pure: bytes or text in, findings out; never throws on bad input. */
 public final class Linter {
@@ -36,26 +37,55 @@ public final class Linter {
     return registry;
   }
 
-  /** Lints raw file content: refuses binary, non-UTF-8 and oversized input with a finding. */
+  /** Lints raw file content: refuses binary, UTF-16, UTF-32, non-UTF-8 and oversized input with a finding. */
   public LintResult lint(String name, byte[] bytes, Config config) {
+    Decoded d = decode(bytes);
+    return d.refused() ? rejected(name, d.refusal(), config) : lint(name, d.text(), config);
+  }
+
+  /**
+   * File content as the linter reads it: its text, or, when it is refused, why (HL002's message).
+   *
+   * @param text null when refused
+   * @param refusal null when read
+   */
+  public record Decoded(String text, String refusal) {
+    public boolean refused() {
+      return text == null;
+    }
+  }
+
+  /**
+   * Reads raw file content as UTF-8 (a byte-order mark is kept in the text), or says why not: too large,
+   * UTF-16 or UTF-32 (which Helm does not read, nor kubectl without a byte-order mark; docs/files.md),
+   * binary, or not valid UTF-8.
+   */
+  public static Decoded decode(byte[] bytes) {
     if (bytes.length > MAX_BYTES) {
-      return rejected(name, "The file is " + bytes.length / (1024 * 1024) + " MiB; files over "
-          + MAX_BYTES / (1024 * 1024) + " MiB are not read", config);
+      return refused("The file is " + bytes.length / (1024 * 1024) + " MiB; files over " + MAX_BYTES / (1024 * 1024)
+          + " MiB are not read");
+    }
+    // Before the NUL check, which UTF-16 and UTF-32 text fails too: the advice differs.
+    Optional<String> wide = WideEncoding.describe(bytes);
+    if (wide.isPresent()) {
+      return refused("The file is " + wide.get() + "; save it as UTF-8");
     }
     int nul = indexOfNul(bytes);
     if (nul >= 0) {
-      return rejected(name, "The file contains a NUL byte at offset " + nul + "; it is binary, not YAML or JSON",
-          config);
+      return refused("The file contains a NUL byte at offset " + nul + "; it is binary, not YAML or JSON");
     }
     try {
-      String text = StandardCharsets.UTF_8.newDecoder()
+      return new Decoded(StandardCharsets.UTF_8.newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes)).toString();
-      return lint(name, text, config);
+          .decode(ByteBuffer.wrap(bytes)).toString(), null);
     } catch (CharacterCodingException e) {
-      return rejected(name, "The file is not valid UTF-8 text", config);
+      return refused("The file is not valid UTF-8 text");
     }
+  }
+
+  private static Decoded refused(String why) {
+    return new Decoded(null, why);
   }
 
   private static int indexOfNul(byte[] bytes) {

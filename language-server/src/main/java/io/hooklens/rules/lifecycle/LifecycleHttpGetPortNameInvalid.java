@@ -9,6 +9,7 @@ import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
+import java.util.List;
 import java.util.Locale;
 
 @RuleInfo(
@@ -43,7 +44,11 @@ public final class LifecycleHttpGetPortNameInvalid implements Rule {
         if (problem != null) {
           var reported = ctx.report(port, "invalid", name, problem);
           String lower = name.toLowerCase(Locale.ROOT);
-          if (!lower.equals(name) && PortNames.problem(lower) == null) {
+          // Only a port the container declares makes the lower case what was meant; any other name would
+          // trade this finding for HL110's.
+          List<String> declared = PortNames.declared(h.container());
+          if (!lower.equals(name) && PortNames.problem(lower) == null && declared != null
+              && declared.contains(lower)) {
             reported.fix("Write " + lower, true, ctx.edits().replaceString(port, lower));
           }
         }

@@ -5,14 +5,10 @@ import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
-import io.hooklens.core.model.Container;
 import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.YMap;
-import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
-import io.hooklens.core.yaml.YSeq;
-import java.util.ArrayList;
 import java.util.List;
 
 @RuleInfo(
@@ -38,7 +34,7 @@ public final class LifecycleHttpGetPortNameUnknown implements Rule {
           || PortNames.problem(port.value()) != null) {
         continue;
       }
-      List<String> names = portNames(h.container());
+      List<String> names = PortNames.declared(h.container());
       if (names == null || names.contains(port.value())) {
         continue;
       }
@@ -55,36 +51,5 @@ public final class LifecycleHttpGetPortNameUnknown implements Rule {
         reported.related(name, "container " + container);
       }
     }
-  }
-
-  /**
-   * The names of a container's own ports, the only ones the kubelet searches; null when they cannot be known
-   * (a template expression, or a value of the wrong shape).
-   */
-  private static List<String> portNames(Container container) {
-    YNode ports = container.node().get("ports");
-    List<String> names = new ArrayList<>();
-    if (ports == null || ports instanceof YScalar blank && blank.type() == YScalar.Type.NULL) {
-      return container.hidesContent() ? null : names;
-    }
-    if (!(ports instanceof YSeq seq)) {
-      return null;
-    }
-    for (YNode item : seq.items()) {
-      if (!(item instanceof YMap p)) {
-        return null;
-      }
-      YNode name = p.get("name");
-      if (name == null) {
-        continue;
-      }
-      if (!(name instanceof YScalar s) || s.isTemplated()) {
-        return null;
-      }
-      if (s.type() != YScalar.Type.NULL) {
-        names.add(s.value());
-      }
-    }
-    return names;
   }
 }

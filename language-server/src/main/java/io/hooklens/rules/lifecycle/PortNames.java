@@ -1,5 +1,12 @@
 package io.hooklens.rules.lifecycle;
 
+import io.hooklens.core.model.Container;
+import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YNode;
+import io.hooklens.core.yaml.YScalar;
+import io.hooklens.core.yaml.YSeq;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /** Kubernetes' rules for port names (IANA service names), as the API server applies them. */
@@ -31,5 +38,36 @@ final class PortNames {
       return "it must not start or end with '-'";
     }
     return null;
+  }
+
+  /**
+   * The names of a container's own ports, the only ones the kubelet searches; null when they cannot be known
+   * (a template expression, or a value of the wrong shape).
+   */
+  static List<String> declared(Container container) {
+    YNode ports = container.node().get("ports");
+    List<String> names = new ArrayList<>();
+    if (ports == null || ports instanceof YScalar blank && blank.type() == YScalar.Type.NULL) {
+      return container.hidesContent() ? null : names;
+    }
+    if (!(ports instanceof YSeq seq)) {
+      return null;
+    }
+    for (YNode item : seq.items()) {
+      if (!(item instanceof YMap p)) {
+        return null;
+      }
+      YNode name = p.get("name");
+      if (name == null) {
+        continue;
+      }
+      if (!(name instanceof YScalar s) || s.isTemplated()) {
+        return null;
+      }
+      if (s.type() != YScalar.Type.NULL) {
+        names.add(s.value());
+      }
+    }
+    return names;
   }
 }
