@@ -25,6 +25,11 @@ final class WorkerProcess {
   private static final long POLL_MS = 20;
   /** How long a worker that closed its output may take to end before it is killed. */
   private static final long EXIT_WAIT_MS = 2000;
+  /**
+   * The least time a worker has to start and load Helm, whatever the render limit: on a machine whose cores are
+   * all busy that takes seconds, and it is no render.
+   */
+  private static final long START_SECONDS = 60;
 
   private final Process process;
   private final Path dir;
@@ -37,6 +42,7 @@ final class WorkerProcess {
   /** When the parent began waiting for the worker, by {@link System#nanoTime()}; 0 while it is idle. */
   private long busySince;
   private RenderLimits limits;
+  private boolean starting;
   private boolean closed;
   /** Why the watchdog killed the worker. */
   private volatile String stopped;
@@ -54,7 +60,7 @@ final class WorkerProcess {
 
   /** Starts a worker; it loads Helm while the caller prepares its first request. */
   static WorkerProcess start() throws IOException {
-    Path dir = Files.createTempDirectory("hooklens-helm-");
+    Path dir = Files.createTempDirectory("hooklens-helm-worker-");
     ProcessBuilder builder = new ProcessBuilder(command(dir)).redirectError(ProcessBuilder.Redirect.INHERIT);
     // The JVM announces options taken from these on standard error, once per start; the worker needs none of
     // them, since every request says all it needs.
@@ -106,14 +112,13 @@ final class WorkerProcess {
   ChartRenderer.Rendering render(RenderProtocol.Request request, RenderLimits limits) {
     try {
       if (!ready) {
-        // Loading Helm is not rendering: the limits apply to it on a clock of its own.
-        busy(limits);
+        busy(limits, true);
         if (responses.read() != RenderProtocol.READY) {
           throw new EOFException();
         }
         ready = true;
       }
-      busy(limits);
+      busy(limits, false);
       RenderProtocol.write(requests, request);
       Object response = RenderProtocol.readResponse(responses, limits.outputBytes());
       idle();
@@ -179,9 +184,10 @@ final class WorkerProcess {
     return Optional.empty();
   }
 
-  private void busy(RenderLimits l) {
+  private void busy(RenderLimits l, boolean start) {
     synchronized (watch) {
       limits = l;
+      starting = start;
       busySince = System.nanoTime();
       watch.notifyAll();
     }
@@ -225,7 +231,7 @@ final class WorkerProcess {
           if (closed) {
             return;
           }
-          breach = breach(System.nanoTime() - busySince, limits);
+          breach = breach(System.nanoTime() - busySince, limits, starting);
         }
         if (breach != null) {
           stopped = breach;
@@ -239,12 +245,16 @@ final class WorkerProcess {
     }
   }
 
-  private String breach(long elapsedNanos, RenderLimits l) {
+  private String breach(long elapsedNanos, RenderLimits l, boolean start) {
     if (rss() > l.memoryBytes()) {
       return stoppedBecause("it used more than " + RenderLimits.size(l.memoryMiB()) + " of memory", RenderLimits.MEMORY)
           .message();
     }
-    if (elapsedNanos > l.timeoutNanos()) {
+    long startSeconds = Math.max(START_SECONDS, l.timeoutSeconds());
+    if (start && elapsedNanos > TimeUnit.SECONDS.toNanos(startSeconds)) {
+      return "Helm's render worker did not start within " + startSeconds + " s";
+    }
+    if (!start && elapsedNanos > l.timeoutNanos()) {
       return stoppedBecause("it ran longer than " + l.timeoutSeconds() + " s", RenderLimits.TIMEOUT).message();
     }
     return null;
