@@ -1,18 +1,18 @@
 package io.hooklens.chart;
 
-import com.marcnuri.helm.Helm;
-import com.marcnuri.helm.TemplateCommand;
 import io.hooklens.core.engine.Version;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/** Renders a chart copy with real Helm, in-process, through helm-java. */
+/**
+ * Renders a chart copy with real Helm. Helm runs in a render worker, a child process shared by every render of
+ * this process and started again after it is stopped: Helm's memory is native, out of reach of the JVM's
+ * limits, and a chart can make it loop or grow without end, so each render is bounded by the
+ * {@link RenderLimits} and stopped past them.
+ */
 final class ChartRenderer {
   /** What Helm made of one values set. */
   sealed interface Rendering permits Rendered, Failed {}
@@ -23,21 +23,14 @@ final class ChartRenderer {
    */
   record Rendered(String manifests, List<String> skippedHooks) implements Rendering {}
 
-  /** Helm's error message, with the copy's paths still in it. */
+  /** Helm's error message, with the copy's paths still in it; or why rendering was stopped. */
   record Failed(String message) implements Rendering {}
 
   static final String RELEASE = "release";
   static final String NAMESPACE = "default";
 
-  private static final Pattern SKIPPED_HOOK = Pattern.compile("info: skipping unknown hook: \"(.*)\"");
   private static final Object LOCK = new Object();
-  private static SignalHandlers handlers;
-
-  static {
-    // helm-java downloads the native library of a platform whose library is not on the class path;
-    // Hooklens never reaches the network.
-    System.setProperty("com.marcnuri.jkube-helm.skipRemoteJar", "true");
-  }
+  private static WorkerProcess worker;
 
   private ChartRenderer() {}
 
@@ -55,50 +48,24 @@ final class ChartRenderer {
    * Renders the copy with its values.yaml, the given values files on top in order (as helm's
    * {@code -f}) and the values set as with {@code --set}, {@code --set-string} and {@code --set-file}, for
    * the given Kubernetes version ({@code .Capabilities.KubeVersion}, kubeVersion checks).
+   *
+   * @throws IOException when the render worker cannot be started
    */
   static Rendering render(ChartCopy copy, List<Path> valuesFiles, SetValues.ForHelm setValues,
       Version kubernetes) throws IOException {
-    TemplateCommand command = new Helm(copy.root()).template()
-        .withName(RELEASE)
-        .withNamespace(NAMESPACE)
-        .withKubeVersion("v" + kubernetes.major() + "." + kubernetes.minor() + ".0");
-    valuesFiles.forEach(command::withValuesFile);
-    if (!setValues.set().isEmpty()) {
-      command.set(setValues.set() + ",", "");
-    }
-    if (!setValues.files().isEmpty()) {
-      command.setFile(setValues.files() + ",", setValues.empty());
-    }
+    RenderLimits limits = RenderLimits.current();
+    RenderProtocol.Request request = new RenderProtocol.Request(copy.root().toString(),
+        valuesFiles.stream().map(Path::toString).toList(), setValues.set(), setValues.files(),
+        setValues.empty() == null ? "" : setValues.empty().toString(),
+        "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes());
     synchronized (LOCK) {
-      if (handlers == null) {
-        handlers = SignalHandlers.save();
+      if (worker == null || !worker.alive()) {
+        if (worker != null) {
+          worker.close();
+        }
+        worker = WorkerProcess.start();
       }
-      try {
-        HelmLog.Logged<String> run = HelmLog.around(command::call);
-        // helm-java gives null, not empty text, for a chart that renders to nothing.
-        String manifests = run.result() == null ? "" : HelmText.restoreHooks(run.result());
-        return new Rendered(manifests, skippedHooks(run.messages()));
-      } catch (IllegalStateException e) {
-        return new Failed(e.getMessage() == null ? "" : e.getMessage());
-      } finally {
-        handlers.restore();
-      }
+      return worker.render(request, limits);
     }
-  }
-
-  /**
-   * The values of Helm's log lines about resources it skips for an unknown hook event. Its other lines are
-   * about values and chart layout, not hooks, and are left out.
-   */
-  private static List<String> skippedHooks(List<String> messages) {
-    List<String> values = new ArrayList<>();
-    for (String m : messages) {
-      Matcher skipped = SKIPPED_HOOK.matcher(m);
-      if (skipped.matches()) {
-        // Go quotes the value: a quote or backslash in it comes escaped.
-        values.add(skipped.group(1).replace("\\\"", "\"").replace("\\\\", "\\"));
-      }
-    }
-    return values;
   }
 }

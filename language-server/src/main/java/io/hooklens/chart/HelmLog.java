@@ -1,7 +1,5 @@
 package io.hooklens.chart;
 
-import com.sun.jna.Library;
-import com.sun.jna.Native;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,16 +20,6 @@ import java.util.regex.Pattern;
  * wrote to its standard error meanwhile, from any thread) goes on to standard error as written.
  */
 final class HelmLog {
-  private interface LibC extends Library {
-    int dup(int fd);
-
-    int dup2(int fd, int to);
-
-    int creat(String path, int mode);
-
-    int close(int fd);
-  }
-
   /**
    * What a call returned, and the messages Helm logged meanwhile.
    *
@@ -44,15 +32,11 @@ final class HelmLog {
   /** A line of Go's log package with its standard flags: date and time, then the message. */
   private static final Pattern GO_LOG_LINE = Pattern.compile("\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d (.*)\\n?");
 
-  private static LibC libc;
-
   private HelmLog() {}
 
-  /** Runs a call into Helm with its log lines caught. Calls must not overlap: ChartRenderer serialises them. */
+  /** Runs a call into Helm with its log lines caught. Calls must not overlap: RenderWorker makes one at a time. */
   static <T> Logged<T> around(Supplier<T> call) throws IOException {
-    if (libc == null) {
-      libc = Native.load("c", LibC.class);
-    }
+    LibC libc = LibC.INSTANCE;
     Path file = Files.createTempFile("hooklens-helm-", ".log");
     // Writers to System.err hold its lock while they write: holding it while descriptor 2 changes, and while
     // what was caught is passed on, keeps their lines whole and in the order written.

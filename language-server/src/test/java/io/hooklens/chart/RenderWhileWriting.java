@@ -1,13 +1,12 @@
 package io.hooklens.chart;
 
-import io.hooklens.core.engine.Targets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Renders the chart named by its argument a few times while another thread writes numbered lines to
- * standard error, then says how many it wrote: HelmLogTest checks that every line arrived, in order.
+ * Renders the chart named by its argument a few times with Helm in this JVM, as the render worker does, while
+ * another thread writes numbered lines to standard error, then says how many it wrote: HelmLogTest checks that
+ * every line arrived, in order.
  */
 public final class RenderWhileWriting {
   private RenderWhileWriting() {}
@@ -28,7 +27,7 @@ public final class RenderWhileWriting {
     });
     writer.start();
     for (int i = 0; i < 5; i++) {
-      ChartLinter.render(Path.of(args[0]), List.of(), SetValues.NONE, Targets.DEFAULT_KUBERNETES);
+      InProcessHelm.render(Path.of(args[0]));
     }
     rendering.set(false);
     writer.join();

@@ -1,0 +1,94 @@
+package io.hooklens.chart;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.TemplateCommand;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Real Helm in this process, through helm-java: what the render worker runs. Nothing bounds it here, so only
+ * {@link RenderWorker} calls it, in a process its parent can stop.
+ */
+final class HelmCall {
+  private static final Pattern SKIPPED_HOOK = Pattern.compile("info: skipping unknown hook: \"(.*)\"");
+  private static final Object LOCK = new Object();
+  private static SignalHandlers handlers;
+
+  static {
+    // helm-java downloads the native library of a platform whose library is not on the class path;
+    // Hooklens never reaches the network.
+    System.setProperty("com.marcnuri.jkube-helm.skipRemoteJar", "true");
+  }
+
+  private HelmCall() {}
+
+  private interface Call<T> {
+    T call() throws IOException;
+  }
+
+  /** Loads Helm's native library, which takes most of a first render's time. */
+  static void load() throws IOException {
+    around(() -> Helm.version().call());
+  }
+
+  /**
+   * Renders the copy with its values.yaml, the given values files on top in order (as helm's {@code -f}) and
+   * the values set as with {@code --set}, {@code --set-string} and {@code --set-file}, for the given Kubernetes
+   * version ({@code .Capabilities.KubeVersion}, kubeVersion checks).
+   */
+  static ChartRenderer.Rendering render(RenderProtocol.Request r) throws IOException {
+    TemplateCommand command = new Helm(Path.of(r.chart())).template()
+        .withName(ChartRenderer.RELEASE)
+        .withNamespace(ChartRenderer.NAMESPACE)
+        .withKubeVersion(r.kubeVersion());
+    r.valuesFiles().forEach(f -> command.withValuesFile(Path.of(f)));
+    if (!r.set().isEmpty()) {
+      command.set(r.set() + ",", "");
+    }
+    if (!r.setFiles().isEmpty()) {
+      command.setFile(r.setFiles() + ",", Path.of(r.emptyFile()));
+    }
+    try {
+      HelmLog.Logged<String> run = around(() -> HelmLog.around(command::call));
+      // helm-java gives null, not empty text, for a chart that renders to nothing.
+      String manifests = run.result() == null ? "" : HelmText.restoreHooks(run.result());
+      return new ChartRenderer.Rendered(manifests, skippedHooks(run.messages()));
+    } catch (IllegalStateException e) {
+      return new ChartRenderer.Failed(e.getMessage() == null ? "" : e.getMessage());
+    }
+  }
+
+  /** A call into Helm, one at a time, with the JVM's signal handlers back afterwards. */
+  private static <T> T around(Call<T> call) throws IOException {
+    synchronized (LOCK) {
+      if (handlers == null) {
+        handlers = SignalHandlers.save();
+      }
+      try {
+        return call.call();
+      } finally {
+        handlers.restore();
+      }
+    }
+  }
+
+  /**
+   * The values of Helm's log lines about resources it skips for an unknown hook event. Its other lines are
+   * about values and chart layout, not hooks, and are left out.
+   */
+  private static List<String> skippedHooks(List<String> messages) {
+    List<String> values = new ArrayList<>();
+    for (String m : messages) {
+      Matcher skipped = SKIPPED_HOOK.matcher(m);
+      if (skipped.matches()) {
+        // Go quotes the value: a quote or backslash in it comes escaped.
+        values.add(skipped.group(1).replace("\\\"", "\"").replace("\\\\", "\\"));
+      }
+    }
+    return values;
+  }
+}
