@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.HTTPHeader;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
-import io.hooklens.run.BoundedOutput;
+import io.hooklens.run.kube.BoundedOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

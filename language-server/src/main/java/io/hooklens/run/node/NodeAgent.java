@@ -1,8 +1,8 @@
 package io.hooklens.run.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.hooklens.run.BoundedOutput;
-import io.hooklens.run.EventRecorder;
+import io.hooklens.run.kube.BoundedOutput;
+import io.hooklens.run.kube.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;

@@ -19,7 +19,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.hooklens.run.BoundedOutput;
+import io.hooklens.run.kube.BoundedOutput;
 import io.hooklens.run.node.Timeline.Mark;
 import java.io.IOException;
 import java.nio.file.Files;
