@@ -13,6 +13,7 @@ import io.hooklens.core.yaml.Range;
 import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.controllers.JobController;
 import io.hooklens.run.helm.HelmHooks;
+import io.hooklens.run.kube.PodLogs;
 import io.hooklens.run.node.NodeAgent;
 import io.hooklens.run.node.Timeline;
 import io.hooklens.run.openshift.DeploymentConfigDeployer;

@@ -6,6 +6,7 @@ import io.hooklens.core.yaml.Range;
 import io.hooklens.rules.helm.HookPlan;
 import io.hooklens.rules.openshift.DcHook;
 import io.hooklens.run.helm.HelmHooks;
+import io.hooklens.run.kube.PodRun;
 import io.hooklens.run.openshift.DeploymentConfigDeployer;
 import io.hooklens.run.report.Prediction;
 import io.hooklens.run.report.Sequence;

@@ -10,6 +10,7 @@ import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.rules.helm.HookPlan;
 import io.hooklens.rules.openshift.DcHook;
+import io.hooklens.run.kube.Manifests;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,7 @@
 package io.hooklens.arch;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -106,5 +107,10 @@ class LayeringTest {
         .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.File")
         .orShould().dependOnClassesThat().haveFullyQualifiedName("java.lang.System")
         .check(CLASSES);
+  }
+
+  @Test
+  void noPackageDependsOnItselfThroughAnother() {
+    slices().matching("io.hooklens.(**)").should().beFreeOfCycles().check(CLASSES);
   }
 }

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hooklens.TestPaths;
 import io.hooklens.Timing;
 import io.hooklens.core.text.Printable;
-import io.hooklens.run.BoundedOutput;
+import io.hooklens.run.kube.BoundedOutput;
 import io.hooklens.run.report.TextReport;
 import java.nio.file.Files;
 import java.nio.file.Path;

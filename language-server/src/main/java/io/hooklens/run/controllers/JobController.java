@@ -18,7 +18,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.hooklens.run.EventRecorder;
+import io.hooklens.run.kube.EventRecorder;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

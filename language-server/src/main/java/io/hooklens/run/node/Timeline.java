@@ -1,6 +1,6 @@
 package io.hooklens.run.node;
 
-import io.hooklens.run.BoundedOutput;
+import io.hooklens.run.kube.BoundedOutput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.hooklens.run;
+package io.hooklens.run.kube;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,4 +1,4 @@
-package io.hooklens.run;
+package io.hooklens.run.kube;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;

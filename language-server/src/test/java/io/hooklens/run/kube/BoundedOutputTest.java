@@ -1,4 +1,4 @@
-package io.hooklens.run;
+package io.hooklens.run.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

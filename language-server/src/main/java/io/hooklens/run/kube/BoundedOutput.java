@@ -1,4 +1,4 @@
-package io.hooklens.run;
+package io.hooklens.run.kube;
 
 import java.io.IOException;
 import java.io.InputStream;
