@@ -1,8 +1,10 @@
 package io.hooklens.core.yaml;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Deque;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,8 +21,8 @@ public final class TemplateMask {
   /** A letter that never occurs in real manifests; scalars that contain it are template output. */
   public static final char PLACEHOLDER = '\u0287';
 
-  private static final Pattern KEYWORD =
-      Pattern.compile("\\{\\{-?\\s*(if|with|range|block|define|else|end)\\b[^}]*-?}}");
+  /** The start of a control action, up to its keyword; {@link #keywords} finds where it closes. */
+  private static final Pattern KEYWORD = Pattern.compile("\\{\\{-?\\s*(if|with|range|block|define|else|end)\\b");
 
   private static final Pattern BLOCK_HEADER = Pattern.compile("[:-]\\s+[|>][-+0-9]*\\s*(#.*)?$");
 
@@ -124,30 +126,64 @@ public final class TemplateMask {
   private static BitSet alternativeBranches(String[] lines) {
     BitSet skipped = new BitSet();
     Deque<boolean[]> frames = new ArrayDeque<>();
+    // Open frames that skip their lines, counted as they open and close: searching the stack on every line made
+    // a template of many nested actions take quadratic time.
+    int skipping = 0;
     for (int n = 0; n < lines.length; n++) {
-      boolean skipThisLine = frames.stream().anyMatch(f -> f[0]);
-      Matcher m = KEYWORD.matcher(lines[n]);
-      while (m.find()) {
-        switch (m.group(1)) {
+      boolean skipThisLine = skipping > 0;
+      for (String keyword : keywords(lines[n])) {
+        switch (keyword) {
           case "if", "with", "range", "block" -> frames.push(new boolean[] {false});
-          case "define" -> frames.push(new boolean[] {true});
+          case "define" -> {
+            frames.push(new boolean[] {true});
+            skipping++;
+          }
           case "else" -> {
-            if (!frames.isEmpty()) {
+            if (!frames.isEmpty() && !frames.peek()[0]) {
               frames.peek()[0] = true;
+              skipping++;
             }
           }
           default -> {
-            if (!frames.isEmpty()) {
-              frames.pop();
+            if (!frames.isEmpty() && frames.pop()[0]) {
+              skipping--;
             }
           }
         }
       }
-      if (skipThisLine || frames.stream().anyMatch(f -> f[0])) {
+      if (skipThisLine || skipping > 0) {
         skipped.set(n);
       }
     }
     return skipped;
+  }
+
+  /**
+   * The keywords of a line's control actions in order. An action counts when the first closing brace after its
+   * keyword is the first of the two that end it. That brace is looked for once for all the actions before it, so a
+   * line of many unclosed actions is read in linear time, where a regular expression would scan to the line's end
+   * from each of them.
+   */
+  private static List<String> keywords(String line) {
+    List<String> found = new ArrayList<>();
+    Matcher m = KEYWORD.matcher(line);
+    int brace = -1;
+    int from = 0;
+    while (from < line.length() && m.find(from)) {
+      if (brace < m.end()) {
+        brace = line.indexOf('}', m.end());
+        if (brace < 0) {
+          break;
+        }
+      }
+      if (line.startsWith("}}", brace)) {
+        found.add(m.group(1));
+        from = brace + 2;
+      } else {
+        from = m.start() + 1;
+      }
+    }
+    return found;
   }
 
   /** Whether a line holds an action that writes text, unlike control flow, comments or assignments. */

@@ -1,8 +1,10 @@
 package io.hooklens.core.yaml;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -121,5 +123,27 @@ class TemplateMaskTest {
     YMap root = f.documents().get(0).root().asMap();
     assertEquals(List.of("httpGet"), root.map("preStop").entries().stream().map(e -> e.key().value()).toList());
     assertEquals("1", root.string("after"));
+  }
+
+  /** A guard against hangs on hostile templates, not a performance target: wide for two busy cores. */
+  private static String maskInTime(String template) {
+    return assertTimeoutPreemptively(Duration.ofMinutes(2), () -> TemplateMask.mask(template));
+  }
+
+  @Test
+  void deeplyNestedActionsAreMaskedInLinearTime() {
+    // Searching all open actions on every line took quadratic time: hours for this 3 MB template.
+    String template = "{{- if .Values.a }}\n".repeat(100_000) + "kind: Pod\n" + "{{- end }}\n".repeat(100_000);
+    String masked = maskInTime(template);
+    assertEquals(template.split("\n", -1).length, masked.split("\n", -1).length);
+    assertTrue(masked.contains("\nkind: Pod\n"), "the content inside the actions is kept");
+  }
+
+  @Test
+  void aLineOfManyUnclosedActionsIsMaskedInLinearTime() {
+    // Each action that never closes sent a regular expression to the end of the line: quadratic, most of an hour.
+    String masked = maskInTime("metadata:\n  name: " + "{{ if ".repeat(200_000) + "\nkind: Pod\n");
+    assertEquals(4, masked.split("\n", -1).length);
+    assertTrue(masked.startsWith("metadata:\n  name: " + TemplateMask.PLACEHOLDER), "an action to the end of the text");
   }
 }
