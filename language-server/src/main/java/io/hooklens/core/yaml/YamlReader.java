@@ -233,9 +233,10 @@ public final class YamlReader {
       documents.add(new YamlDocument(documents.size(), null, new Range(composer.docStart(), e.range.end())));
       return resumeLine(source, text, e.range.start().line(), startLine);
     } catch (MarkedYamlEngineException e) {
-      Position at = e.getProblemMark().or(e::getContextMark)
+      // snakeyaml does not count a lone CR that ends the stream as a line break; the line table does.
+      Position at = source.positionAt(source.offset(e.getProblemMark().or(e::getContextMark)
           .map(m -> new Position(m.getLine() + startLine, m.getColumn()))
-          .orElse(new Position(startLine, 0));
+          .orElse(new Position(startLine, 0))));
       String what = e.getProblem() == null ? "invalid YAML" : e.getProblem();
       String context = e.getContext() == null ? "" : " (" + e.getContext() + ")";
       problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), what + context));
