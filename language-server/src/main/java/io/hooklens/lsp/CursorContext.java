@@ -277,8 +277,8 @@ record CursorContext(Kind kind, List<Object> path, String key, String value, Str
   }
 
   /**
-   * Whether a line is nothing but template actions ({@code {{ ... }}}, each ending at the first {@code }}} on
-   * its line) and blanks.
+   * Whether a line is nothing but template actions ({@code {{ ... }}}, each ending at the first pair of closing
+   * braces on its line) and blanks.
    */
   static boolean onlyActions(String t) {
     int i = 0;
@@ -312,10 +312,11 @@ record CursorContext(Kind kind, List<Object> path, String key, String value, Str
    * it. Read by hand in one pass: the lines come from the client and have no length limit, and a regular
    * expression's backtracking over a long quoted key overflows the stack.
    *
-   * <p>It reads what {@code ("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{\[][^#]*?)\s*:(?:(\s+)(.*))?} matches
-   * (whole), with its groups: the key is a double-quoted string (backslash escapes), a single-quoted one
-   * ({@code ''} for a quote) or plain text that starts with none of {@code # ' " { [} or a blank and holds no
-   * {@code #}, the shortest such text after which the rest reads as {@code : value}.
+   * <p>It reads what the expression it replaced matched whole, with the same groups
+   * ({@code CursorContextKeyValueTest} compares them): the key is a double-quoted string (backslash escapes), a
+   * single-quoted one ({@code ''} for a quote) or plain text that starts with none of {@code # ' " [}, an opening
+   * brace or a blank and holds no {@code #}, the shortest such text after which the rest reads as
+   * {@code : value}.
    *
    * @param key the key as written, quotes included (group 1)
    * @param spaced blanks follow the colon (group 2 matched)
