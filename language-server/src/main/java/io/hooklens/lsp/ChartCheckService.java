@@ -2,6 +2,7 @@ package io.hooklens.lsp;
 
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.LintResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,6 +38,8 @@ import org.eclipse.lsp4j.services.LanguageClient;
  * shows them while its text is the saved one, and loses them on its first edit until it is saved again. Files
  * that are not open get them too, so saving {@code values.yaml} shows what it does to every template.
  * Renders run on one thread of their own, a short while after the last save, so typing never waits on Helm.
+ * A render that fails leaves none of the chart's older findings behind: its Chart.yaml gets one warning that
+ * the chart could not be checked, and rules that failed on the rendered chart are named there too.
  */
 final class ChartCheckService {
   private static final long DELAY_MS = 300;
@@ -123,12 +126,25 @@ final class ChartCheckService {
 
   private void render(Path chart) {
     pending.remove(chart);
-    Optional<String> unavailable = charts.unavailable();
-    if (unavailable.isPresent() || charts.isLibrary(chart)) {
-      // A library chart is never installed alone; without Helm, templates keep their own checks.
-      unavailable.ifPresent(why -> log.info("chart " + chart + " is not rendered: " + why));
-      return;
+    try {
+      Optional<String> unavailable = charts.unavailable();
+      if (unavailable.isPresent() || charts.isLibrary(chart)) {
+        // A library chart is never installed alone; without Helm, templates keep their own checks.
+        unavailable.ifPresent(why -> log.info("chart " + chart + " is not rendered: " + why));
+        return;
+      }
+      show(chart, check(chart));
+    } catch (RuntimeException | Error e) {
+      // Nothing may end a render silently: the executor would keep the exception to itself.
+      log.error("cannot check chart " + chart, e);
     }
+  }
+
+  /**
+   * What a render of a chart found, by URI. A render that fails leaves no finding of an older render behind: the
+   * chart's Chart.yaml says instead that the chart could not be checked.
+   */
+  private Map<String, Rendered> check(Path chart) {
     Map<String, Rendered> found = new HashMap<>();
     // Open documents keep the URI their client spelled, which may differ from Path.toUri's.
     Map<Path, String> openUris = new HashMap<>();
@@ -138,29 +154,78 @@ final class ChartCheckService {
         openUris.put(p, doc.uri());
       }
     }
+    Path chartYaml = chart.resolve(CHART_YAML);
     try {
-      Config config = configs.configFor(chart.resolve(CHART_YAML).toUri().toString());
+      Config config = configs.configFor(chartYaml.toUri().toString());
       long start = System.nanoTime();
       ChartRendering.Render render = charts.render(chart, config);
       for (ChartRendering.ChartFile f : render.files()) {
         Path path = f.path();
-        String text = Files.readString(path, StandardCharsets.UTF_8);
         String uri = openUris.getOrDefault(path, path.toUri().toString());
-        Positions positions = new Positions(f.result().document().source(), text);
-        List<Finding> findings = new ArrayList<>();
-        for (Finding x : f.result().findings()) {
-          String labels = String.join(", ", f.valuesSets().getOrDefault(x, List.of()));
-          findings.add(new Finding(x.ruleId(), x.ruleName(), x.severity(), x.message() + " [values: " + labels + "]",
-              x.range(), x.document(), x.resource(), x.related()));
+        String text;
+        try {
+          text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+          // Gone or unreadable since the render: there is no text left to show its findings in.
+          log.warn("chart " + chart + ": cannot read " + path + " again (" + e.getMessage() + "); its findings are"
+              + " left out");
+          continue;
         }
-        found.put(uri, new Rendered(text, converter.convert(uri, findings, positions)));
+        found.put(uri, new Rendered(text, diagnostics(chart, uri, f, text)));
       }
       log.info("chart " + chart + " rendered with " + render.valuesSets() + " values sets in "
           + (System.nanoTime() - start) / 1_000_000 + " ms");
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
+      found.clear();
       log.warn("cannot render chart " + chart + ": " + e.getMessage());
-      return;
+      notRendered(chartYaml, openUris, found, "Hooklens could not render this chart to check it: " + e.getMessage()
+          + ". Its templates keep their own checks.");
+    } catch (RuntimeException | Error e) {
+      found.clear();
+      log.error("cannot render chart " + chart + "; its Chart.yaml says so", e);
+      notRendered(chartYaml, openUris, found, "Hooklens could not check this chart: an internal error stopped the"
+          + " render, so the problems only the rendered chart shows are not shown. Its templates keep their own"
+          + " checks. The language server's log has the details.");
     }
+    return found;
+  }
+
+  /** One file's rendered diagnostics, with a word on the rules that failed on the render. */
+  private List<Diagnostic> diagnostics(Path chart, String uri, ChartRendering.ChartFile f, String text) {
+    Positions positions = new Positions(f.result().document().source(), text);
+    List<Finding> findings = new ArrayList<>();
+    for (Finding x : f.result().findings()) {
+      String labels = String.join(", ", f.valuesSets().getOrDefault(x, List.of()));
+      findings.add(new Finding(x.ruleId(), x.ruleName(), x.severity(), x.message() + " [values: " + labels + "]",
+          x.range(), x.document(), x.resource(), x.related()));
+    }
+    List<Diagnostic> out = new ArrayList<>(converter.convert(uri, findings, positions));
+    List<LintResult.RuleFailure> failures = f.result().failures();
+    if (!failures.isEmpty()) {
+      for (LintResult.RuleFailure x : failures) {
+        log.error("rule " + x.ruleId() + " failed on the rendered chart " + chart + "; its findings are left out",
+            x.error());
+      }
+      out.add(DiagnosticsService.notChecked(DiagnosticsService.rulesFailed(failures, "this chart")));
+    }
+    return out;
+  }
+
+  /** What a chart that could not be rendered shows: one diagnostic at the start of its Chart.yaml. */
+  private static void notRendered(Path chartYaml, Map<Path, String> openUris, Map<String, Rendered> found,
+      String message) {
+    String text;
+    try {
+      text = Files.readString(chartYaml, StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      text = "";
+    }
+    found.put(openUris.getOrDefault(chartYaml, chartYaml.toUri().toString()),
+        new Rendered(text, List.of(DiagnosticsService.notChecked(message))));
+  }
+
+  /** Replaces what the chart's last render showed with what this one found, open documents and others. */
+  private void show(Path chart, Map<String, Rendered> found) {
     Set<String> previous;
     synchronized (urisByChart) {
       previous = urisByChart.put(chart, new HashSet<>(found.keySet()));
@@ -172,11 +237,15 @@ final class ChartCheckService {
     }
     byUri.putAll(found);
     for (String uri : touched) {
-      TextDocument open = store.get(uri);
-      if (open != null) {
-        revalidate.accept(open);
-      } else {
-        publish(uri, found.containsKey(uri) ? found.get(uri).diagnostics() : List.of());
+      try {
+        TextDocument open = store.get(uri);
+        if (open != null) {
+          revalidate.accept(open);
+        } else {
+          publish(uri, found.containsKey(uri) ? found.get(uri).diagnostics() : List.of());
+        }
+      } catch (RuntimeException e) {
+        log.error("cannot show the chart's diagnostics of " + uri, e);
       }
     }
   }

@@ -34,7 +34,17 @@ final class ClientLog {
 
   void error(String message, Throwable e) {
     LOG.log(Level.SEVERE, message, e);
-    send(MessageType.Error, e == null ? message : message + ": " + e, false);
+    send(MessageType.Error, e == null ? message : message + ": " + causes(e), false);
+  }
+
+  /** An exception and its causes, one after the other, without the stack trace (which the process log has). */
+  static String causes(Throwable e) {
+    StringBuilder out = new StringBuilder(String.valueOf(e));
+    int depth = 0;
+    for (Throwable c = e.getCause(); c != null && c != e && depth < 5; c = c.getCause(), depth++) {
+      out.append("; caused by ").append(c);
+    }
+    return out.toString();
   }
 
   /** A problem the user has to fix: logged, and shown as a message. */

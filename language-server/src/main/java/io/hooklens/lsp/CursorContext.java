@@ -8,8 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.eclipse.lsp4j.Position;
 
 /**
@@ -52,10 +50,6 @@ record CursorContext(Kind kind, List<Object> path, String key, String value, Str
     ITEM
   }
 
-  /** {@code key: value} at the start of a line's content; the colon needs a space or the end after it. */
-  private static final Pattern KEY_VALUE =
-      Pattern.compile("(\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^']|'')*'|[^\\s#'\"{\\[][^#]*?)\\s*:(?:(\\s+)(.*))?");
-  private static final Pattern ACTION = Pattern.compile("\\{\\{.*?}}");
 
   /** The items of a comma list other than the one being typed, trimmed and lower-cased, as Helm reads them. */
   Set<String> listed() {
@@ -119,12 +113,12 @@ record CursorContext(Kind kind, List<Object> path, String key, String value, Str
     String typed;
     int from;
     boolean needsSpace = false;
-    Matcher m = KEY_VALUE.matcher(rest);
-    if (m.matches()) {
+    KeyValue m = KeyValue.of(rest);
+    if (m != null) {
       kind = Kind.VALUE;
-      key = unquote(m.group(1).strip());
-      int valueCol = m.group(2) == null ? col : content + m.start(3);
-      needsSpace = m.group(2) == null;
+      key = unquote(m.key().strip());
+      int valueCol = m.spaced() ? content + m.valueStart() : col;
+      needsSpace = !m.spaced();
       String after = full.substring(valueCol);
       typed = full.substring(valueCol, col);
       value = after;
@@ -217,11 +211,11 @@ record CursorContext(Kind kind, List<Object> path, String key, String value, Str
   /** Adds the key of a parent line ({@code key:} or {@code - key:}); false when the line holds no key. */
   private static boolean parentKey(String content, boolean dash, Deque<Object> path) {
     String c = dash ? content.substring(1).strip() : content;
-    Matcher m = KEY_VALUE.matcher(c);
-    if (!m.matches()) {
+    KeyValue m = KeyValue.of(c);
+    if (m == null) {
       return false;
     }
-    path.addFirst(unquote(m.group(1).strip()));
+    path.addFirst(unquote(m.key().strip()));
     return true;
   }
 
@@ -265,9 +259,9 @@ record CursorContext(Kind kind, List<Object> path, String key, String value, Str
   }
 
   private static void addKey(String content, Set<String> keys) {
-    Matcher m = KEY_VALUE.matcher(content);
-    if (m.matches()) {
-      keys.add(unquote(m.group(1).strip()));
+    KeyValue m = KeyValue.of(content);
+    if (m != null) {
+      keys.add(unquote(m.key().strip()));
     }
   }
 
@@ -279,7 +273,158 @@ record CursorContext(Kind kind, List<Object> path, String key, String value, Str
   /** Blank lines, comments and lines of nothing but template actions say nothing about structure. */
   private static boolean skip(String line) {
     String t = line.strip();
-    return t.isEmpty() || t.startsWith("#") || (t.startsWith("{{") && ACTION.matcher(t).replaceAll("").isBlank());
+    return t.isEmpty() || t.startsWith("#") || (t.startsWith("{{") && onlyActions(t));
+  }
+
+  /**
+   * Whether a line is nothing but template actions ({@code {{ ... }}}, each ending at the first pair of closing
+   * braces on its line) and blanks.
+   */
+  static boolean onlyActions(String t) {
+    int i = 0;
+    while (true) {
+      int open = t.indexOf("{{", i);
+      if (open < 0) {
+        return blank(t, i, t.length());
+      }
+      if (!blank(t, i, open)) {
+        return false;
+      }
+      int close = t.indexOf("}}", open + 2);
+      if (close < 0 || KeyValue.breaksLine(t, open + 2, close)) {
+        return false;
+      }
+      i = close + 2;
+    }
+  }
+
+  private static boolean blank(String s, int from, int to) {
+    for (int k = from; k < to; k++) {
+      if (!Character.isWhitespace(s.charAt(k))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A {@code key: value} at the start of a line's content; the colon needs a blank or the end of the line after
+   * it. Read by hand in one pass: the lines come from the client and have no length limit, and a regular
+   * expression's backtracking over a long quoted key overflows the stack.
+   *
+   * <p>It reads what the expression it replaced matched whole, with the same groups
+   * ({@code CursorContextKeyValueTest} compares them): the key is a double-quoted string (backslash escapes), a
+   * single-quoted one ({@code ''} for a quote) or plain text that starts with none of {@code # ' " [}, an opening
+   * brace or a blank and holds no {@code #}, the shortest such text after which the rest reads as
+   * {@code : value}.
+   *
+   * @param key the key as written, quotes included (group 1)
+   * @param spaced blanks follow the colon (group 2 matched)
+   * @param valueStart where the value starts after those blanks (the start of group 3)
+   */
+  record KeyValue(String key, boolean spaced, int valueStart) {
+    /** Null when the text is not a key, or not followed by a colon and a blank or the end. */
+    static KeyValue of(String s) {
+      int n = s.length();
+      if (n == 0) {
+        return null;
+      }
+      int lastBreak = lastLineBreak(s);
+      char first = s.charAt(0);
+      if (first == '"') {
+        int i = 1;
+        while (i < n && s.charAt(i) != '"') {
+          if (s.charAt(i) == '\\') {
+            if (i + 1 >= n || isLineBreak(s.charAt(i + 1))) {
+              return null;
+            }
+            i += 2;
+          } else {
+            i++;
+          }
+        }
+        return i >= n ? null : after(s, i + 1, i + 1, lastBreak);
+      }
+      if (first == '\'') {
+        int i = 1;
+        while (i < n && !(s.charAt(i) == '\'' && (i + 1 >= n || s.charAt(i + 1) != '\''))) {
+          i += s.charAt(i) == '\'' ? 2 : 1;
+        }
+        return i >= n ? null : after(s, i + 1, i + 1, lastBreak);
+      }
+      if (isBlank(first) || first == '#' || first == '{' || first == '[') {
+        return null;
+      }
+      for (int p = 1; p < n; p++) {
+        char c = s.charAt(p);
+        if (c == '#') {
+          return null;
+        }
+        if (c == ':') {
+          int keyEnd = p;
+          while (keyEnd > 1 && isBlank(s.charAt(keyEnd - 1))) {
+            keyEnd--;
+          }
+          KeyValue kv = after(s, keyEnd, p, lastBreak);
+          if (kv != null) {
+            return kv;
+          }
+        }
+      }
+      return null;
+    }
+
+    /** The key ends at {@code keyEnd}; blanks and then a colon must follow, and blanks or the end after that. */
+    private static KeyValue after(String s, int keyEnd, int from, int lastBreak) {
+      int n = s.length();
+      int p = from;
+      while (p < n && isBlank(s.charAt(p))) {
+        p++;
+      }
+      if (p >= n || s.charAt(p) != ':') {
+        return null;
+      }
+      if (p + 1 == n) {
+        return new KeyValue(s.substring(0, keyEnd), false, n);
+      }
+      if (!isBlank(s.charAt(p + 1))) {
+        return null;
+      }
+      int q = p + 1;
+      while (q < n && isBlank(s.charAt(q))) {
+        q++;
+      }
+      // The value runs to the end of the text, and never over a line break.
+      return q > lastBreak ? new KeyValue(s.substring(0, keyEnd), true, q) : null;
+    }
+
+    /** What {@code \s} matches. */
+    private static boolean isBlank(char c) {
+      return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+    }
+
+    /** The characters {@code .} does not match. */
+    private static boolean isLineBreak(char c) {
+      return c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029';
+    }
+
+    private static int lastLineBreak(String s) {
+      for (int i = s.length() - 1; i >= 0; i--) {
+        if (isLineBreak(s.charAt(i))) {
+          return i;
+        }
+      }
+      return -1;
+    }
+
+    static boolean breaksLine(String s, int from, int to) {
+      for (int i = from; i < to; i++) {
+        if (isLineBreak(s.charAt(i))) {
+          return true;
+        }
+      }
+      return false;
+    }
   }
 
   private static int indent(String s) {

@@ -18,7 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.eclipse.lsp4j.Diagnostic;
+import org.eclipse.lsp4j.DiagnosticSeverity;
+import org.eclipse.lsp4j.Position;
 import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.Range;
+import org.eclipse.lsp4j.jsonrpc.messages.Either;
 import org.eclipse.lsp4j.services.LanguageClient;
 
 /**
@@ -35,8 +39,15 @@ import org.eclipse.lsp4j.services.LanguageClient;
  * <p>A document is validated by one worker at a time. An edit that arrives while its document is being
  * validated is deferred, and the newest deferred one runs as soon as the running one ends: bursts of
  * edits coalesce even without a debounce delay, and no worker reads a version that is already stale.
+ *
+ * <p>A validation that fails still publishes: the findings that could be had, and one warning at the start of
+ * the file saying that it was not fully checked (rules that failed are named), so that the client neither keeps
+ * an older version's diagnostics nor shows a clean file. The cause goes to the logs.
  */
 final class DiagnosticsService {
+  /** The code of the diagnostic that says a file was not fully checked; no rule has it. */
+  static final String NOT_CHECKED = "not-checked";
+
   private final DocumentStore store;
   private final Analyzer analyzer;
   private final ConfigService configs;
@@ -153,23 +164,54 @@ final class DiagnosticsService {
   }
 
   private void check(String uri, long generation) {
+    TextDocument doc = store.get(uri);
+    if (doc == null || !isNewest(uri, generation)) {
+      return;
+    }
+    List<Diagnostic> diagnostics;
     try {
-      TextDocument doc = store.get(uri);
-      if (doc == null || !isNewest(uri, generation)) {
-        return;
-      }
-      List<Diagnostic> diagnostics = diagnostics(doc);
-      if (!isNewest(uri, generation)) {
-        return;
-      }
+      diagnostics = diagnostics(doc);
+    } catch (RuntimeException | Error e) {
+      // Whatever broke (the reader, a rule, the merge with the chart's), the client must not keep the diagnostics
+      // of an older version as if they were this one's, nor show a clean file: it gets what can still be said.
+      log.error("cannot check " + uri + " (version " + doc.version() + "); its diagnostics say so", e);
+      diagnostics = new ArrayList<>(renderedOrNone(doc));
+      diagnostics.add(notChecked("Hooklens could not check this file: an internal error stopped the analysis, so"
+          + " its problems are not shown. The language server's log has the details."));
+    }
+    if (!isNewest(uri, generation)) {
+      return;
+    }
+    List<Diagnostic> found = diagnostics;
+    try {
       store.ifCurrent(doc, () -> {
         if (isNewest(uri, generation)) {
-          publish(new PublishDiagnosticsParams(uri, diagnostics, doc.version()));
+          publish(new PublishDiagnosticsParams(uri, found, doc.version()));
         }
       });
-    } catch (RuntimeException | Error e) {
-      log.error("cannot validate " + uri, e);
+    } catch (RuntimeException e) {
+      log.error("cannot publish the diagnostics of " + uri, e);
     }
+  }
+
+  /** The rendered chart's diagnostics of a document, or none when even those cannot be had. */
+  private List<Diagnostic> renderedOrNone(TextDocument doc) {
+    try {
+      return charts == null ? List.of() : charts.diagnostics(doc);
+    } catch (RuntimeException | Error e) {
+      return List.of();
+    }
+  }
+
+  /**
+   * The diagnostic that says a file was not fully checked, at its start: an internal error, never a problem of
+   * the file, but the user must not take the missing findings for a clean file.
+   */
+  static Diagnostic notChecked(String message) {
+    Diagnostic d = new Diagnostic(new Range(new Position(0, 0), new Position(0, 0)), message,
+        DiagnosticSeverity.Warning, DiagnosticConverter.SOURCE);
+    d.setCode(Either.forLeft(NOT_CHECKED));
+    return d;
   }
 
   /** The diagnostics of a snapshot: none for files that are not Kubernetes-like. */
@@ -185,8 +227,11 @@ final class DiagnosticsService {
       log.error("rule " + f.ruleId() + " failed on " + doc.uri() + " (version " + doc.version()
           + "); its findings are left out", f.error());
     }
-    List<Diagnostic> own = converter.convert(doc.uri(), result.findings(),
-        new Positions(parsed.model().source(), doc.text()));
+    List<Diagnostic> own = new ArrayList<>(converter.convert(doc.uri(), result.findings(),
+        new Positions(parsed.model().source(), doc.text())));
+    if (!result.failures().isEmpty()) {
+      own.add(notChecked(rulesFailed(result.failures(), "this file")));
+    }
     List<Diagnostic> rendered = charts == null ? List.of() : charts.diagnostics(doc);
     if (rendered.isEmpty()) {
       return own;
@@ -199,6 +244,15 @@ final class DiagnosticsService {
       }
     }
     return all;
+  }
+
+  /** What the diagnostic of rules that failed says. */
+  static String rulesFailed(List<LintResult.RuleFailure> failures, String where) {
+    List<String> ids = failures.stream().map(LintResult.RuleFailure::ruleId).distinct().toList();
+    boolean one = ids.size() == 1;
+    return "Hooklens could not fully check " + where + ": " + (one ? "rule " : "rules ") + String.join(", ", ids)
+        + " failed with an internal error, so " + (one ? "its" : "their")
+        + " problems are not shown. The language server's log has the details.";
   }
 
   private void publish(PublishDiagnosticsParams params) {

@@ -101,7 +101,7 @@ final class HookAssist {
       }
       try {
         return answer.apply(doc);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | StackOverflowError e) {
         log.error(what + " failed on " + uri + " (version " + doc.version() + ")", e);
         return none.get();
       }

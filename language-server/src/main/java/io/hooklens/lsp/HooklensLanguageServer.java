@@ -228,6 +228,11 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     charts.shutdown();
   }
 
+  /** Where the server tells what went wrong: its log and the client's. */
+  ClientLog log() {
+    return log;
+  }
+
   /** Runs hooks for {@code workspace/executeCommand}. */
   HookRunService runs() {
     return runs;

@@ -4,17 +4,27 @@ import io.hooklens.core.engine.RuleRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.reflect.InvocationTargetException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.lsp4j.jsonrpc.Launcher;
+import org.eclipse.lsp4j.jsonrpc.MessageConsumer;
+import org.eclipse.lsp4j.jsonrpc.RemoteEndpoint;
+import org.eclipse.lsp4j.jsonrpc.ResponseErrorException;
+import org.eclipse.lsp4j.jsonrpc.json.ConcurrentMessageProcessor;
+import org.eclipse.lsp4j.jsonrpc.json.MessageJsonHandler;
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseError;
+import org.eclipse.lsp4j.jsonrpc.messages.ResponseErrorCode;
 import org.eclipse.lsp4j.launch.LSPLauncher;
 import org.eclipse.lsp4j.services.LanguageClient;
 
@@ -60,7 +70,7 @@ public final class LanguageServerRunner {
       return t;
     });
     try {
-      Launcher<LanguageClient> launcher = new LSPLauncher.Builder<LanguageClient>()
+      Launcher<LanguageClient> launcher = new Builder(server.log())
           .setLocalService(server)
           .setRemoteInterface(LanguageClient.class)
           .setInput(in)
@@ -78,6 +88,50 @@ public final class LanguageServerRunner {
       protocol.shutdownNow();
       closeQuietly(out);
     }
+  }
+
+  /**
+   * lsp4j's launcher with the server's own reader ({@link MessageReader}), params checks ({@link RequestChecks}),
+   * and errors that keep Java's exceptions to the server log.
+   */
+  private static final class Builder extends LSPLauncher.Builder<LanguageClient> {
+    private final ClientLog log;
+
+    Builder(ClientLog log) {
+      this.log = log;
+      setExceptionHandler(LanguageServerRunner::internalError);
+    }
+
+    @Override
+    public Launcher<LanguageClient> create() {
+      MessageJsonHandler jsonHandler = createJsonHandler();
+      RemoteEndpoint remoteEndpoint = createRemoteEndpoint(jsonHandler);
+      LanguageClient remoteProxy = createProxy(remoteEndpoint);
+      MessageConsumer checked = new RequestChecks(wrapMessageConsumer(remoteEndpoint), jsonHandler, remoteEndpoint,
+          log::warn);
+      MessageReader reader = new MessageReader(input, jsonHandler, remoteEndpoint);
+      ConcurrentMessageProcessor processor = createMessageProcessor(reader, checked, remoteProxy);
+      return createLauncher(executorService, remoteProxy, remoteEndpoint, processor);
+    }
+  }
+
+  /**
+   * The answer to a request whose handler failed: lsp4j's default puts the Java stack trace in the error's data;
+   * the client gets a plain message, and the server log the exception.
+   */
+  static ResponseError internalError(Throwable t) {
+    for (Throwable x = t; x != null; x = x.getCause()) {
+      if (x instanceof ResponseErrorException e) {
+        return e.getResponseError();
+      }
+      if (!(x instanceof CompletionException || x instanceof ExecutionException
+          || x instanceof InvocationTargetException)) {
+        break;
+      }
+    }
+    LOG.log(Level.SEVERE, "a request failed", t);
+    return new ResponseError(ResponseErrorCode.InternalError,
+        "Internal error in the Hooklens language server; its log has the details", null);
   }
 
   /** The client reads the end of the stream rather than waiting on a server that is gone. */

@@ -5,13 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hooklens.TestPaths;
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.RuleRegistry;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.rules.BuiltInRules;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.lsp4j.Diagnostic;
 import org.eclipse.lsp4j.DidChangeConfigurationParams;
 import org.eclipse.lsp4j.DidSaveTextDocumentParams;
+import org.eclipse.lsp4j.MessageType;
 import org.eclipse.lsp4j.PublishDiagnosticsParams;
 import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
 import org.eclipse.lsp4j.TextDocumentIdentifier;
@@ -123,6 +133,84 @@ class ChartDiagnosticsTest {
       assertTrue(rule(p, "HL005").get().getMessage().getLeft().contains("values.yaml"), p.toString());
       List<Diagnostic> template = s.client.awaitDiagnostics(uri, q -> !has(q, "HL401")).getDiagnostics();
       assertFalse(template.stream().anyMatch(d -> d.getMessage().getLeft().contains("[values: values.yaml")), template::toString);
+    }
+  }
+
+  /** What the rule below needs, which fails to load (as in DiagnosticsTest, for the rendered chart). */
+  private static final class Table {
+    static final List<String> ENTRIES = load();
+
+    private static List<String> load() {
+      throw new IllegalStateException("table.yaml is missing");
+    }
+  }
+
+  /**
+   * A rule with bugs the rendered chart brings out: an exception where a manifest says "fail-the-rule", which costs
+   * that rule's findings only; an Error where it says "load-the-table", which costs the whole render.
+   */
+  @RuleInfo(id = "HL997", name = "fails-on-rendered-text", summary = "Fails on some rendered text",
+      severity = Severity.ERROR, remediation = "Fix the rule.", messages = @Message(id = "never", text = "never"))
+  static final class FailsOnRenderedText implements Rule {
+    @Override
+    public void check(HookDocument doc, RuleContext ctx) {
+      if (doc.source().text().contains("fail-the-rule")) {
+        throw new IllegalStateException("boom");
+      }
+      if (doc.source().text().contains("load-the-table")) {
+        Table.ENTRIES.size();
+      }
+    }
+  }
+
+  @Test
+  void aRenderThatFailsLeavesNoStaleDiagnosticsButOneOnChartYamlThatSaysSo() throws Exception {
+    Path shop = shop();
+    Path values = shop.resolve("values.yaml");
+    String uri = shop.resolve("templates/deployment.yaml").toUri().toString();
+    String job = shop.resolve("templates/migrate-job.yaml").toUri().toString();
+    String chartYaml = shop.resolve("Chart.yaml").toUri().toString();
+    String valuesUri = values.toUri().toString();
+    String original = Files.readString(values);
+    List<Rule> rules = new ArrayList<>(BuiltInRules.all());
+    rules.add(new FailsOnRenderedText());
+    try (LspSession s = LspSession.start(new RuleRegistry(rules), LspSession.json("{\"hooklens\": {\"debounceMs\": 0}}"),
+        c -> { }, c -> { })) {
+      s.open(uri, "helm", Files.readString(shop.resolve("templates/deployment.yaml")));
+      s.client.awaitDiagnostics(uri, d -> has(d, "HL401"));
+      s.client.awaitDiagnostics(job, d -> has(d, "HL105"));
+
+      // A rule fails on the rendered chart: its findings are missing, the others' are there, and Chart.yaml says so.
+      Files.writeString(values, original.replace("drainSeconds: 45", "drainSeconds: \"45; fail-the-rule\""));
+      s.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(new TextDocumentIdentifier(valuesUri)));
+      PublishDiagnosticsParams partial = s.client.awaitDiagnostics(chartYaml,
+          p -> p.getDiagnostics().stream().anyMatch(DiagnosticsTest::isNotChecked));
+      assertEquals("Hooklens could not fully check this chart: rule HL997 failed with an internal error, so its"
+          + " problems are not shown. The language server's log has the details.",
+          DiagnosticsTest.notChecked(partial.getDiagnostics()).getMessage().getLeft());
+      s.client.awaitDiagnostics(job, d -> has(d, "HL105"));
+      s.client.awaitLog(m -> m.getType() == MessageType.Error && m.getMessage().contains("HL997")
+          && m.getMessage().contains("boom"));
+
+      // The whole render fails: no finding of an earlier render is left anywhere, and Chart.yaml says why.
+      Files.writeString(values, original.replace("drainSeconds: 45", "drainSeconds: \"45; load-the-table\""));
+      s.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(new TextDocumentIdentifier(valuesUri)));
+      PublishDiagnosticsParams failed = s.client.awaitDiagnostics(chartYaml,
+          p -> p.getDiagnostics().stream().anyMatch(d -> d.getMessage().getLeft().startsWith(
+              "Hooklens could not check this chart")));
+      assertEquals(1, failed.getDiagnostics().size(), failed::toString);
+      DiagnosticsTest.notChecked(failed.getDiagnostics());
+      s.client.awaitDiagnostics(job, p -> p.getDiagnostics().isEmpty());
+      List<Diagnostic> template = s.client.awaitDiagnostics(uri, p -> !has(p, "HL401")).getDiagnostics();
+      assertFalse(template.stream().anyMatch(d -> d.getMessage().getLeft().contains("[values:")), template::toString);
+      s.client.awaitLog(m -> m.getType() == MessageType.Error && m.getMessage().startsWith("cannot render chart")
+          && !m.getMessage().contains("\tat "));
+
+      // Values the rule can take: the chart is checked again, and Chart.yaml has nothing more to say.
+      Files.writeString(values, original);
+      s.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(new TextDocumentIdentifier(valuesUri)));
+      s.client.awaitDiagnostics(uri, d -> has(d, "HL401"));
+      s.client.awaitDiagnostics(chartYaml, p -> p.getDiagnostics().isEmpty());
     }
   }
 }

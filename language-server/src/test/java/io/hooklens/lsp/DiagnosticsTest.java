@@ -1,6 +1,7 @@
 package io.hooklens.lsp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,6 +20,7 @@ import org.eclipse.lsp4j.DiagnosticRelatedInformation;
 import org.eclipse.lsp4j.DiagnosticSeverity;
 import org.eclipse.lsp4j.DiagnosticTag;
 import org.eclipse.lsp4j.DidCloseTextDocumentParams;
+import org.eclipse.lsp4j.MessageParams;
 import org.eclipse.lsp4j.MessageType;
 import org.eclipse.lsp4j.Position;
 import org.eclipse.lsp4j.PublishDiagnosticsParams;
@@ -240,6 +242,22 @@ class DiagnosticsTest {
     }
   }
 
+  /** The one diagnostic that says the file was not fully checked: a warning at its start. */
+  static Diagnostic notChecked(List<Diagnostic> ds) {
+    List<Diagnostic> found = ds.stream().filter(d -> d.getCode().getLeft().equals(DiagnosticsService.NOT_CHECKED))
+        .toList();
+    assertEquals(1, found.size(), () -> "one not-checked diagnostic in " + ds);
+    Diagnostic d = found.get(0);
+    assertEquals(DiagnosticSeverity.Warning, d.getSeverity());
+    assertEquals(range(0, 0, 0, 0), d.getRange());
+    assertEquals("hooklens", d.getSource());
+    return d;
+  }
+
+  static boolean isNotChecked(Diagnostic d) {
+    return d.getCode().getLeft().equals(DiagnosticsService.NOT_CHECKED);
+  }
+
   @Test
   void aRuleThatThrowsIsLoggedWithItsIdAndTheUriAndTheOtherRulesStillReport() throws Exception {
     List<Rule> rules = new ArrayList<>(BuiltInRules.all());
@@ -248,13 +266,76 @@ class DiagnosticsTest {
         c -> { }, c -> { })) {
       String uri = "file:///work/throws.yaml";
       broken.open(uri, "yaml", POD);
-      only(broken.client.awaitDiagnostics(uri, 1).getDiagnostics(), "HL401");
-      broken.client.awaitLog(m -> m.getType() == MessageType.Error && m.getMessage().contains("HL999")
-          && m.getMessage().contains(uri) && m.getMessage().contains("boom"));
+      List<Diagnostic> ds = broken.client.awaitDiagnostics(uri, 1).getDiagnostics();
+      only(ds, "HL401");
+      // The file does not pass for clean where the rule would have spoken: it says it was not fully checked.
+      assertEquals("Hooklens could not fully check this file: rule HL999 failed with an internal error, so its"
+          + " problems are not shown. The language server's log has the details.",
+          notChecked(ds).getMessage().getLeft());
+      MessageParams logged = broken.client.awaitLog(m -> m.getType() == MessageType.Error
+          && m.getMessage().contains("HL999") && m.getMessage().contains(uri) && m.getMessage().contains("boom"));
+      assertFalse(logged.getMessage().contains("\tat "), "the stack trace is for the server's log only");
       // The server is still there: the next edit is validated as usual.
       broken.change(uri, 2, new TextDocumentContentChangeEvent(POD.replace("10", "60")));
-      assertTrue(broken.client.awaitDiagnostics(uri, 2).getDiagnostics().stream()
-          .noneMatch(d -> d.getCode().getLeft().equals("HL401")));
+      List<Diagnostic> next = broken.client.awaitDiagnostics(uri, 2).getDiagnostics();
+      assertTrue(next.stream().noneMatch(d -> d.getCode().getLeft().equals("HL401")));
+      notChecked(next);
+    }
+  }
+
+  /** What the rule below needs, which fails to load: first use throws ExceptionInInitializerError, later ones
+   * NoClassDefFoundError. */
+  private static final class Table {
+    static final List<String> ENTRIES = load();
+
+    private static List<String> load() {
+      throw new IllegalStateException("table.yaml is missing");
+    }
+  }
+
+  /**
+   * A rule with a bug that the engine does not contain: an Error rather than an exception, which ends the whole
+   * lint of the file. It needs its table only where the file says so.
+   */
+  @RuleInfo(id = "HL998", name = "table-fails-to-load", summary = "Fails to load its table",
+      severity = Severity.ERROR, remediation = "Fix the rule.", messages = @Message(id = "never", text = "never"))
+  static final class TableFailsToLoad implements Rule {
+    @Override
+    public void check(HookDocument doc, RuleContext ctx) {
+      if (doc.source().text().contains("# load the table")) {
+        Table.ENTRIES.size();
+      }
+    }
+  }
+
+  @Test
+  void anAnalysisThatFailsLeavesNoStaleDiagnosticsButOneThatSaysSo() throws Exception {
+    List<Rule> rules = new ArrayList<>(BuiltInRules.all());
+    rules.add(new TableFailsToLoad());
+    try (LspSession broken = LspSession.start(new RuleRegistry(rules), LspSession.json("{\"debounceMs\": 0}"),
+        c -> { }, c -> { })) {
+      String uri = "file:///work/fails.yaml";
+      broken.open(uri, "yaml", POD);
+      List<Diagnostic> first = broken.client.awaitDiagnostics(uri, 1).getDiagnostics();
+      only(first, "HL401");
+      assertTrue(first.stream().noneMatch(DiagnosticsTest::isNotChecked), first::toString);
+
+      // The edit that makes the analysis fail: version 2 gets diagnostics of its own, never version 1's.
+      broken.change(uri, 2, new TextDocumentContentChangeEvent(POD + "# load the table\n"));
+      List<Diagnostic> failed = broken.client.awaitDiagnostics(uri, 2).getDiagnostics();
+      assertEquals(1, failed.size(), failed::toString);
+      assertEquals("Hooklens could not check this file: an internal error stopped the analysis, so its problems are"
+          + " not shown. The language server's log has the details.", notChecked(failed).getMessage().getLeft());
+      MessageParams logged = broken.client.awaitLog(m -> m.getType() == MessageType.Error
+          && m.getMessage().startsWith("cannot check " + uri + " (version 2)"));
+      assertTrue(logged.getMessage().contains("Error"), logged::getMessage);
+      assertFalse(logged.getMessage().contains("\tat "), "the stack trace is for the server's log only");
+
+      // The server goes on: the next version is checked as usual.
+      broken.change(uri, 3, new TextDocumentContentChangeEvent(POD));
+      List<Diagnostic> again = broken.client.awaitDiagnostics(uri, 3).getDiagnostics();
+      only(again, "HL401");
+      assertTrue(again.stream().noneMatch(DiagnosticsTest::isNotChecked), again::toString);
     }
   }
 }

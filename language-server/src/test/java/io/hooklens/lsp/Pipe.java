@@ -25,6 +25,11 @@ final class Pipe {
     public int read(byte[] b, int off, int len) throws IOException {
       return take(b, off, len);
     }
+
+    @Override
+    public int available() {
+      return buffered();
+    }
   };
 
   final OutputStream out = new OutputStream() {
@@ -86,6 +91,10 @@ final class Pipe {
       written += n;
       notifyAll();
     }
+  }
+
+  private synchronized int buffered() {
+    return size;
   }
 
   private synchronized void closeWriter() {
