@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.stream.Stream;
@@ -67,6 +68,14 @@ public final class RenderWorker {
     } catch (IOException e) {
       // The parent no longer reads.
       end(dir);
+    }
+  }
+
+  /** Renders a chart with Helm in this JVM, as a worker does: see {@link ChartLinter#warmUpWorker}. */
+  static void warmUp(Path chart) throws IOException {
+    try (ChartCopy copy = ChartCopy.of(chart)) {
+      HelmCall.render(new RenderProtocol.Request(copy.root().toString(), List.of(), "", "", "", "v1.34.0",
+          Long.MAX_VALUE));
     }
   }
 
