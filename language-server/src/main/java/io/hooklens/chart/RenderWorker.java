@@ -45,13 +45,20 @@ public final class RenderWorker {
           requests.put(RenderProtocol.readRequest(in));
         }
       } catch (IOException | InterruptedException e) {
-        end(dir);
+        end(dir, 0);
       }
     }, "hooklens-render-requests");
     reader.setDaemon(true);
     reader.start();
     try {
-      HelmCall.load();
+      try {
+        HelmCall.load();
+      } catch (RuntimeException | LinkageError e) {
+        // Helm's library cannot load here (a temporary directory mounted noexec, a missing C library): one line
+        // says why, and the parent reports the worker's end on the chart.
+        System.err.println("hooklens: Helm's render worker cannot load Helm: " + e.getMessage());
+        end(dir, 1);
+      }
       out.writeByte(RenderProtocol.READY);
       out.flush();
       while (true) {
@@ -67,7 +74,7 @@ public final class RenderWorker {
       }
     } catch (IOException e) {
       // The parent no longer reads.
-      end(dir);
+      end(dir, 0);
     }
   }
 
@@ -96,9 +103,9 @@ public final class RenderWorker {
   }
 
   /** Ends the worker at once, Helm's copy of its native library and its log files removed first. */
-  private static void end(Path dir) {
+  private static void end(Path dir, int status) {
     deleteTree(dir);
-    Runtime.getRuntime().halt(0);
+    Runtime.getRuntime().halt(status);
   }
 
   /** Removes a worker's directory; what the other side removed meanwhile is not missed. */
