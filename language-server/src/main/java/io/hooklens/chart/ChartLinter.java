@@ -105,6 +105,29 @@ public final class ChartLinter {
   }
 
   /**
+   * Starts Helm's render worker ahead of the first render, so that its start (a JVM, then Helm's native library)
+   * overlaps the caller's own work; nothing where Helm cannot run. A worker that cannot start is reported by the
+   * render that needs it.
+   */
+  public static void prepare() {
+    if (unavailable().isEmpty()) {
+      try {
+        ChartRenderer.prepare();
+      } catch (IOException e) {
+        // Said by the first render, which tries again.
+      }
+    }
+  }
+
+  /**
+   * Loads, in this JVM, what the render worker loads, by rendering a chart with Helm here: for the launcher's
+   * class-data-sharing archive, which the worker maps too. Unbounded, so only for charts of our own.
+   */
+  public static void warmUpWorker(Path chart) throws IOException {
+    RenderWorker.warmUp(chart);
+  }
+
+  /**
    * The values sets a chart is rendered with: its values.yaml alone, then on top of it each
    * {@code ci/*-values.yaml} (as chart-testing does), then each values file given.
    */

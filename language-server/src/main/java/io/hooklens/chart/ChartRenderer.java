@@ -44,6 +44,13 @@ final class ChartRenderer {
     return Optional.of("Helm's native library is bundled for linux-amd64 only, not for " + os + "-" + arch);
   }
 
+  /** Starts the render worker unless one runs: it starts in the background, while the caller goes on. */
+  static void prepare() throws IOException {
+    synchronized (LOCK) {
+      worker();
+    }
+  }
+
   /**
    * Renders the copy with its values.yaml, the given values files on top in order (as helm's
    * {@code -f}) and the values set as with {@code --set}, {@code --set-string} and {@code --set-file}, for
@@ -59,13 +66,18 @@ final class ChartRenderer {
         setValues.empty() == null ? "" : setValues.empty().toString(),
         "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes());
     synchronized (LOCK) {
-      if (worker == null || !worker.alive()) {
-        if (worker != null) {
-          worker.close();
-        }
-        worker = WorkerProcess.start();
-      }
-      return worker.render(request, limits);
+      return worker().render(request, limits);
     }
+  }
+
+  /** The worker that runs, started when there is none or the last one was stopped. */
+  private static WorkerProcess worker() throws IOException {
+    if (worker == null || !worker.alive()) {
+      if (worker != null) {
+        worker.close();
+      }
+      worker = WorkerProcess.start();
+    }
+    return worker;
   }
 }

@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.stream.Stream;
@@ -44,13 +45,20 @@ public final class RenderWorker {
           requests.put(RenderProtocol.readRequest(in));
         }
       } catch (IOException | InterruptedException e) {
-        end(dir);
+        end(dir, 0);
       }
     }, "hooklens-render-requests");
     reader.setDaemon(true);
     reader.start();
     try {
-      HelmCall.load();
+      try {
+        HelmCall.load();
+      } catch (RuntimeException | LinkageError e) {
+        // Helm's library cannot load here (a temporary directory mounted noexec, a missing C library): one line
+        // says why, and the parent reports the worker's end on the chart.
+        System.err.println("hooklens: Helm's render worker cannot load Helm: " + e.getMessage());
+        end(dir, 1);
+      }
       out.writeByte(RenderProtocol.READY);
       out.flush();
       while (true) {
@@ -66,7 +74,15 @@ public final class RenderWorker {
       }
     } catch (IOException e) {
       // The parent no longer reads.
-      end(dir);
+      end(dir, 0);
+    }
+  }
+
+  /** Renders a chart with Helm in this JVM, as a worker does: see {@link ChartLinter#warmUpWorker}. */
+  static void warmUp(Path chart) throws IOException {
+    try (ChartCopy copy = ChartCopy.of(chart)) {
+      HelmCall.render(new RenderProtocol.Request(copy.root().toString(), List.of(), "", "", "", "v1.34.0",
+          Long.MAX_VALUE));
     }
   }
 
@@ -87,9 +103,9 @@ public final class RenderWorker {
   }
 
   /** Ends the worker at once, Helm's copy of its native library and its log files removed first. */
-  private static void end(Path dir) {
+  private static void end(Path dir, int status) {
     deleteTree(dir);
-    Runtime.getRuntime().halt(0);
+    Runtime.getRuntime().halt(status);
   }
 
   /** Removes a worker's directory; what the other side removed meanwhile is not missed. */

@@ -51,6 +51,8 @@ final class ChartValues {
       err.println("hooklens: " + chart + ": a directory without Chart.yaml is no chart");
       return Optional.empty();
     }
+    // Helm's worker starts while the configuration and values are read.
+    ChartLinter.prepare();
     Optional<String> unavailable = ChartLinter.unavailable();
     if (unavailable.isPresent()) {
       err.println("hooklens: cannot render " + chart + ": " + unavailable.get()

@@ -116,6 +116,8 @@ final class InputFiles {
             return FileVisitResult.SKIP_SUBTREE;
           }
           if (charts && ChartLinter.isChart(d)) {
+            // Rendering needs Helm's worker: it starts now, while the files before the chart are linted.
+            ChartLinter.prepare();
             out.add(name(d));
             return FileVisitResult.SKIP_SUBTREE;
           }

@@ -1,5 +1,6 @@
 package io.hooklens.cli;
 
+import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.RunPlan;
@@ -15,8 +16,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * The launcher's training run for its class-data-sharing archive: what {@code lint} and {@code run} load,
- * in one JVM, running no hook. Hidden: not a command for users.
+ * The launcher's training run for its class-data-sharing archive: what {@code lint}, its render worker and
+ * {@code run} load, in one JVM, running no hook. Hidden: not a command for users.
  */
 @Command(name = "cds-training", hidden = true)
 public final class TrainingCommand implements Callable<Integer> {
@@ -28,6 +29,8 @@ public final class TrainingCommand implements Callable<Integer> {
     lint.setOut(new PrintWriter(new StringWriter()));
     lint.setErr(new PrintWriter(new StringWriter()));
     lint.execute("lint", "--format", "sarif", "--fail-on", "never", examples.toString());
+    // Charts render in a worker JVM, which maps this archive too.
+    ChartLinter.warmUpWorker(examples.resolve("shop"));
     Path manifest = examples.resolve("overrun.yaml");
     RunPlan plan = RunPlan.of(new Linter(BuiltInRules.registry()).parse(manifest.toString(),
         Files.readString(manifest)), Selection.all());

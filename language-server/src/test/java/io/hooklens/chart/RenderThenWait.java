@@ -10,7 +10,7 @@ public final class RenderThenWait {
   private RenderThenWait() {}
 
   public static void main(String[] args) throws Exception {
-    InProcessHelm.render(Path.of(args[0]));
+    RenderWorker.warmUp(Path.of(args[0]));
     System.out.println("rendered");
     System.out.flush();
     Thread.sleep(120_000);

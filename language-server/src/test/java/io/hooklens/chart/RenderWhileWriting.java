@@ -27,7 +27,7 @@ public final class RenderWhileWriting {
     });
     writer.start();
     for (int i = 0; i < 5; i++) {
-      InProcessHelm.render(Path.of(args[0]));
+      RenderWorker.warmUp(Path.of(args[0]));
     }
     rendering.set(false);
     writer.join();
