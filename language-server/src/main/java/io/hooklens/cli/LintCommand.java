@@ -11,8 +11,8 @@ import io.hooklens.cli.report.JunitFormatter;
 import io.hooklens.cli.report.Report;
 import io.hooklens.cli.report.SarifFormatter;
 import io.hooklens.cli.report.TextFormatter;
+import io.hooklens.cli.report.Totals;
 import io.hooklens.core.engine.Config;
-import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.Fixes;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -130,7 +131,21 @@ public final class LintCommand implements Callable<Integer> {
     Linter linter = new Linter(BuiltInRules.registry());
     ConfigResolver configs = new ConfigResolver(linter.registry(), config);
     Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, targets, err, false);
-    List<FileResult> results = new ArrayList<>();
+    // Each file's findings are written as soon as it is linted, and its model dropped. A report file is written
+    // whole at the end; so is the report of a run that may fix standard input, which goes to standard error
+    // when the fixed text takes standard output.
+    boolean deferred = output != null || fix && paths.contains("-");
+    StringWriter buffer = new StringWriter();
+    PrintWriter target = deferred ? new PrintWriter(buffer) : spec.commandLine().getOut();
+    Report report = new Report(formatter(), target, linter.registry(), HooklensCommand.version());
+    List<String> failures = new ArrayList<>();
+    Consumer<FileResult> results = r -> {
+      for (LintResult.RuleFailure f : r.result().failures()) {
+        failures.add("hooklens: internal error: rule " + f.ruleId() + " failed on " + r.displayName() + ": "
+            + f.error());
+      }
+      report.add(r);
+    };
     int exit = ExitCodes.CLEAN;
     try {
       for (String arg : paths) {
@@ -140,22 +155,19 @@ public final class LintCommand implements Callable<Integer> {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;
     }
-    Report report = new Report(results, linter.registry(), HooklensCommand.version(),
-        fix ? OptionalInt.of(fixedTotal) : OptionalInt.empty());
-    exit = Math.max(exit, writeReport(report, err));
-    for (FileResult r : results) {
-      for (LintResult.RuleFailure f : r.result().failures()) {
-        err.println("hooklens: internal error: rule " + f.ruleId() + " failed on " + r.displayName() + ": "
-            + f.error());
-        exit = ExitCodes.INTERNAL;
-      }
+    Totals totals = report.finish(fix ? OptionalInt.of(fixedTotal) : OptionalInt.empty());
+    if (deferred) {
+      exit = Math.max(exit, writeReport(buffer.toString(), err));
+    }
+    failures.forEach(err::println);
+    if (!failures.isEmpty()) {
+      exit = ExitCodes.INTERNAL;
     }
     if (exit == ExitCodes.CLEAN && failOn != FailOn.never) {
       Severity threshold = Severity.parse(failOn.name());
-      for (Finding f : report.findings()) {
-        if (f.severity().compareTo(threshold) >= 0) {
+      for (Severity s : Severity.values()) {
+        if (s.compareTo(threshold) >= 0 && totals.count(s) > 0) {
           exit = ExitCodes.FINDINGS;
-          break;
         }
       }
     }
@@ -174,7 +186,7 @@ public final class LintCommand implements Callable<Integer> {
     }
   }
 
-  private int lintArgument(String arg, Inputs in, List<FileResult> results)
+  private int lintArgument(String arg, Inputs in, Consumer<FileResult> results)
       throws ConfigResolver.ConfigException {
     PrintWriter err = in.err();
     if (arg.equals("-")) {
@@ -188,7 +200,7 @@ public final class LintCommand implements Callable<Integer> {
       Config c = in.targets().apply(in.configs().forFile(Path.of(stdinFilename)).config());
       String text = fix ? decode(bytes) : null;
       if (text == null) {
-        results.add(new FileResult(stdinFilename, in.linter().lint(stdinFilename, bytes, c)));
+        results.accept(new FileResult(stdinFilename, in.linter().lint(stdinFilename, bytes, c)));
         return ExitCodes.CLEAN;
       }
       Fixes.Outcome outcome = Fixes.fixSafe(in.linter(), stdinFilename, text, c);
@@ -197,7 +209,7 @@ public final class LintCommand implements Callable<Integer> {
       out.flush();
       fixedStdin = true;
       fixedTotal += outcome.fixed();
-      results.add(new FileResult(stdinFilename, outcome.result()));
+      results.accept(new FileResult(stdinFilename, outcome.result()));
       return ExitCodes.CLEAN;
     }
     Path path = Path.of(arg);
@@ -234,7 +246,7 @@ public final class LintCommand implements Callable<Integer> {
     return exit;
   }
 
-  private int lintFile(Path file, boolean walked, Inputs in, List<FileResult> results)
+  private int lintFile(Path file, boolean walked, Inputs in, Consumer<FileResult> results)
       throws ConfigResolver.ConfigException {
     ConfigResolver.Resolved resolved = in.configs().forFile(file);
     if (walked && resolved.excludes(file)) {
@@ -255,7 +267,7 @@ public final class LintCommand implements Callable<Integer> {
     Config c = in.chartNotRendered() ? applied.forChartNotRendered() : applied;
     String text = fix ? decode(bytes) : null;
     if (text == null) {
-      results.add(new FileResult(name, in.linter().lint(name, bytes, c)));
+      results.accept(new FileResult(name, in.linter().lint(name, bytes, c)));
       return ExitCodes.CLEAN;
     }
     Fixes.Outcome outcome = Fixes.fixSafe(in.linter(), name, text, c);
@@ -270,7 +282,7 @@ public final class LintCommand implements Callable<Integer> {
       in.err().println("hooklens: fixed " + outcome.fixed() + (outcome.fixed() == 1 ? " problem" : " problems")
           + " in " + name);
     }
-    results.add(new FileResult(name, outcome.result()));
+    results.accept(new FileResult(name, outcome.result()));
     return ExitCodes.CLEAN;
   }
 
@@ -285,7 +297,7 @@ public final class LintCommand implements Callable<Integer> {
    * chart and to each of its files. Where Helm cannot run, and for a library chart, the chart's files are
    * linted one by one.
    */
-  private int lintChart(Path dir, boolean walked, Inputs in, List<FileResult> results)
+  private int lintChart(Path dir, boolean walked, Inputs in, Consumer<FileResult> results)
       throws ConfigResolver.ConfigException {
     Path chartYaml = dir.resolve(CHART_YAML);
     ConfigResolver.Resolved resolved = in.configs().forFile(chartYaml);
@@ -311,7 +323,7 @@ public final class LintCommand implements Callable<Integer> {
       if (noneRendered(files, sets)) {
         // Keep what can be checked without Helm: the render failure, plus each template on its own.
         files.stream().filter(f -> f.displayName().equals(chartYaml.toString()) || hasRenderFailure(f))
-            .forEach(f -> results.add(new FileResult(f.displayName(), f.result(), f.valuesSets())));
+            .forEach(f -> results.accept(new FileResult(f.displayName(), f.result(), f.valuesSets())));
         return lintChartFiles(dir, null, in.forChartNotRendered(), results);
       }
       for (ChartLinter.ChartFile f : files) {
@@ -320,7 +332,7 @@ public final class LintCommand implements Callable<Integer> {
         if (excluded) {
           continue;
         }
-        results.add(new FileResult(f.displayName(), f.result(), f.valuesSets()));
+        results.accept(new FileResult(f.displayName(), f.result(), f.valuesSets()));
       }
     } catch (IOException e) {
       in.err().println("hooklens: cannot read chart " + dir + ": " + IoErrors.reason(e));
@@ -353,7 +365,7 @@ public final class LintCommand implements Callable<Integer> {
    * Lints a chart's files one by one, templates with their actions masked; says once why when
    * {@code why} is given.
    */
-  private int lintChartFiles(Path dir, String why, Inputs in, List<FileResult> results)
+  private int lintChartFiles(Path dir, String why, Inputs in, Consumer<FileResult> results)
       throws ConfigResolver.ConfigException {
     if (why != null && !toldChartsDoNotRender) {
       toldChartsDoNotRender = true;
@@ -379,7 +391,7 @@ public final class LintCommand implements Callable<Integer> {
    * Helm's output. What remains is reported from the rendering, as without --fix.
    */
   private int fixChartFiles(Path dir, Inputs in) throws ConfigResolver.ConfigException {
-    return lintChartFiles(dir, null, in, new ArrayList<>());
+    return lintChartFiles(dir, null, in, r -> { });
   }
 
   private Formatter formatter() {
@@ -401,21 +413,20 @@ public final class LintCommand implements Callable<Integer> {
     };
   }
 
-  /** Writes the report; a report file that cannot be written is an input error, said in one line. */
-  private int writeReport(Report report, PrintWriter err) {
+  /**
+   * Writes a report held back to its place: the report file; else standard error when standard input was fixed
+   * onto standard output; else standard output. A report file that cannot be written is an input error, said in one
+   * line.
+   */
+  private int writeReport(String report, PrintWriter err) {
     if (output == null) {
-      // Fixing standard input writes the fixed text to standard output, so the report goes beside it.
       PrintWriter out = fixedStdin ? err : spec.commandLine().getOut();
-      formatter().write(report, out);
+      out.print(report);
       out.flush();
       return ExitCodes.CLEAN;
     }
-    StringWriter buffer = new StringWriter();
-    try (PrintWriter pw = new PrintWriter(buffer)) {
-      formatter().write(report, pw);
-    }
     try {
-      AtomicFiles.write(output, buffer.toString().getBytes(StandardCharsets.UTF_8));
+      AtomicFiles.write(output, report.getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       err.println("hooklens: cannot write the report to " + output + ": " + IoErrors.reason(e));
       return ExitCodes.USAGE;

@@ -10,24 +10,27 @@ import java.io.PrintWriter;
  */
 public final class GithubFormatter implements Formatter {
   @Override
-  public void write(Report report, PrintWriter out) {
-    for (FileResult file : report.files()) {
-      for (Finding f : file.result().findings()) {
-        String command = switch (f.severity()) {
-          case ERROR -> "error";
-          case WARNING -> "warning";
-          case INFO -> "notice";
-        };
-        out.println("::" + command
-            + " file=" + property(Printable.line(file.displayName()))
-            + ",line=" + (f.range().start().line() + 1)
-            + ",col=" + (f.range().start().column() + 1)
-            + ",endLine=" + (f.range().end().line() + 1)
-            + ",endColumn=" + (f.range().end().column() + 1)
-            + ",title=" + property(f.ruleId() + " " + f.ruleName())
-            + "::" + data(Printable.lines(file.messageOf(f))));
-      }
+  public void file(FileResult file, PrintWriter out) {
+    for (Finding f : file.result().findings()) {
+      String command = switch (f.severity()) {
+        case ERROR -> "error";
+        case WARNING -> "warning";
+        case INFO -> "notice";
+      };
+      out.println("::" + command
+          + " file=" + property(Printable.line(file.displayName()))
+          + ",line=" + (f.range().start().line() + 1)
+          + ",col=" + (f.range().start().column() + 1)
+          + ",endLine=" + (f.range().end().line() + 1)
+          + ",endColumn=" + (f.range().end().column() + 1)
+          + ",title=" + property(f.ruleId() + " " + f.ruleName())
+          + "::" + data(Printable.lines(file.messageOf(f))));
     }
+  }
+
+  @Override
+  public void end(Totals totals, PrintWriter out) {
+    // The annotations are the whole report: a totals line would be a log line that annotates nothing.
   }
 
   static String data(String s) {

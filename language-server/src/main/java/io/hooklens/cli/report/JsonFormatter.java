@@ -1,13 +1,17 @@
 package io.hooklens.cli.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hooklens.core.engine.Finding;
-import io.hooklens.core.engine.Severity;
+import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.yaml.Position;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 
 /**
  * The public JSON contract, version 1: lines and columns are 1-based, columns count code points,
@@ -17,60 +21,104 @@ import java.io.PrintWriter;
 public final class JsonFormatter implements Formatter {
   static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
+  private JsonGenerator json;
+
   @Override
-  public void write(Report report, PrintWriter out) {
-    ObjectNode root = MAPPER.createObjectNode();
-    root.put("version", 1);
-    root.putObject("tool").put("name", "hooklens").put("version", report.toolVersion());
-    ArrayNode findings = root.putArray("findings");
-    for (FileResult file : report.files()) {
-      for (Finding f : file.result().findings()) {
-        ObjectNode n = findings.addObject();
-        n.put("rule", f.ruleId());
-        n.put("name", f.ruleName());
-        n.put("severity", f.severity().label());
-        n.put("message", f.message());
-        n.put("file", file.displayName());
-        ObjectNode range = n.putObject("range");
-        position(range.putObject("start"), f.range().start());
-        position(range.putObject("end"), f.range().end());
-        ObjectNode res = n.putObject("resource");
-        if (f.resource() != null) {
-          res.put("apiVersion", f.resource().apiVersion());
-          res.put("kind", f.resource().kind());
-          res.put("name", f.resource().name());
-        } else {
-          res.putNull("apiVersion").putNull("kind").putNull("name");
-        }
-        res.put("document", f.document());
-        if (!f.related().isEmpty()) {
-          ArrayNode related = n.putArray("related");
-          for (Finding.Related r : f.related()) {
-            ObjectNode rn = related.addObject();
-            rn.put("message", r.message());
-            ObjectNode rr = rn.putObject("range");
-            position(rr.putObject("start"), r.range().start());
-            position(rr.putObject("end"), r.range().end());
-          }
-        }
-        if (!file.valuesOf(f).isEmpty()) {
-          ArrayNode values = n.putArray("values");
-          file.valuesOf(f).forEach(values::add);
+  public void start(RuleRegistry registry, String toolVersion, PrintWriter out) {
+    json = generator(out);
+    write(() -> {
+      json.writeStartObject();
+      json.writeNumberField("version", 1);
+      ObjectNode tool = MAPPER.createObjectNode().put("name", "hooklens").put("version", toolVersion);
+      json.writeFieldName("tool");
+      json.writeTree(tool);
+      json.writeArrayFieldStart("findings");
+    });
+  }
+
+  @Override
+  public void file(FileResult file, PrintWriter out) {
+    for (Finding f : file.result().findings()) {
+      ObjectNode n = MAPPER.createObjectNode();
+      n.put("rule", f.ruleId());
+      n.put("name", f.ruleName());
+      n.put("severity", f.severity().label());
+      n.put("message", f.message());
+      n.put("file", file.displayName());
+      ObjectNode range = n.putObject("range");
+      position(range.putObject("start"), f.range().start());
+      position(range.putObject("end"), f.range().end());
+      ObjectNode res = n.putObject("resource");
+      if (f.resource() != null) {
+        res.put("apiVersion", f.resource().apiVersion());
+        res.put("kind", f.resource().kind());
+        res.put("name", f.resource().name());
+      } else {
+        res.putNull("apiVersion").putNull("kind").putNull("name");
+      }
+      res.put("document", f.document());
+      if (!f.related().isEmpty()) {
+        ArrayNode related = n.putArray("related");
+        for (Finding.Related r : f.related()) {
+          ObjectNode rn = related.addObject();
+          rn.put("message", r.message());
+          ObjectNode rr = rn.putObject("range");
+          position(rr.putObject("start"), r.range().start());
+          position(rr.putObject("end"), r.range().end());
         }
       }
+      if (!file.valuesOf(f).isEmpty()) {
+        ArrayNode values = n.putArray("values");
+        file.valuesOf(f).forEach(values::add);
+      }
+      write(() -> json.writeTree(n));
     }
-    ObjectNode summary = root.putObject("summary");
-    summary.put("files", report.files().size());
-    summary.put("errors", report.count(Severity.ERROR));
-    summary.put("warnings", report.count(Severity.WARNING));
-    summary.put("infos", report.count(Severity.INFO));
-    summary.put("suppressed", report.suppressed());
-    report.fixed().ifPresent(n -> summary.put("fixed", n));
-    out.println(root.toPrettyString());
+  }
+
+  @Override
+  public void end(Totals totals, PrintWriter out) {
+    ObjectNode summary = MAPPER.createObjectNode();
+    summary.put("files", totals.files());
+    summary.put("errors", totals.errors());
+    summary.put("warnings", totals.warnings());
+    summary.put("infos", totals.infos());
+    summary.put("suppressed", totals.suppressed());
+    totals.fixed().ifPresent(n -> summary.put("fixed", n));
+    write(() -> {
+      json.writeEndArray();
+      json.writeFieldName("summary");
+      json.writeTree(summary);
+      json.writeEndObject();
+      json.flush();
+    });
+    out.println();
   }
 
   private static void position(ObjectNode n, Position p) {
     n.put("line", p.line() + 1);
     n.put("column", p.column() + 1);
+  }
+
+  /** A generator that writes as {@code JsonNode.toPrettyString()} does, and leaves {@code out} open. */
+  static JsonGenerator generator(PrintWriter out) {
+    try {
+      return MAPPER.createGenerator(out).setPrettyPrinter(new DefaultPrettyPrinter())
+          .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writing to a PrintWriter never throws; it records errors for {@code checkError()}. */
+  interface Write {
+    void run() throws IOException;
+  }
+
+  static void write(Write w) {
+    try {
+      w.run();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

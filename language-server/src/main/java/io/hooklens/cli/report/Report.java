@@ -3,28 +3,38 @@ package io.hooklens.cli.report;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.engine.Severity;
-import java.util.List;
+import java.io.PrintWriter;
 import java.util.OptionalInt;
 
-/**
- * Everything one lint run found, ready to be written in any format.
- *
- * @param fixed how many problems {@code --fix} fixed; empty without {@code --fix}
- */
-public record Report(List<FileResult> files, RuleRegistry registry, String toolVersion, OptionalInt fixed) {
-  public Report(List<FileResult> files, RuleRegistry registry, String toolVersion) {
-    this(files, registry, toolVersion, OptionalInt.empty());
+/** A report being written: each file's findings go out as the file is added, and only the totals are kept. */
+public final class Report {
+  private final Formatter format;
+  private final PrintWriter out;
+  private int files;
+  private final long[] bySeverity = new long[Severity.values().length];
+  private int suppressed;
+
+  public Report(Formatter format, PrintWriter out, RuleRegistry registry, String toolVersion) {
+    this.format = format;
+    this.out = out;
+    format.start(registry, toolVersion, out);
   }
 
-  public long count(Severity s) {
-    return files.stream().flatMap(f -> f.result().findings().stream()).filter(f -> f.severity() == s).count();
+  public void add(FileResult file) {
+    files++;
+    suppressed += file.result().suppressed();
+    for (Finding f : file.result().findings()) {
+      bySeverity[f.severity().ordinal()]++;
+    }
+    format.file(file, out);
   }
 
-  public int suppressed() {
-    return files.stream().mapToInt(f -> f.result().suppressed()).sum();
-  }
-
-  public List<Finding> findings() {
-    return files.stream().flatMap(f -> f.result().findings().stream()).toList();
+  /** Writes the totals and returns them. */
+  public Totals finish(OptionalInt fixed) {
+    Totals totals = new Totals(files, bySeverity[Severity.ERROR.ordinal()], bySeverity[Severity.WARNING.ordinal()],
+        bySeverity[Severity.INFO.ordinal()], suppressed, fixed);
+    format.end(totals, out);
+    out.flush();
+    return totals;
   }
 }

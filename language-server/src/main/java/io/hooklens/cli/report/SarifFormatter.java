@@ -1,9 +1,11 @@
 package io.hooklens.cli.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.RuleDescriptor;
+import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.yaml.Range;
 import java.io.PrintWriter;
@@ -13,19 +15,18 @@ import java.util.Map;
 
 /** SARIF 2.1.0, as GitHub code scanning and other SARIF viewers read it. */
 public final class SarifFormatter implements Formatter {
+  private JsonGenerator json;
+  private final Map<String, Integer> ruleIndex = new HashMap<>();
+
   @Override
-  public void write(Report report, PrintWriter out) {
-    ObjectNode root = JsonFormatter.MAPPER.createObjectNode();
-    root.put("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-    root.put("version", "2.1.0");
-    ObjectNode run = root.putArray("runs").addObject();
-    ObjectNode driver = run.putObject("tool").putObject("driver");
+  public void start(RuleRegistry registry, String toolVersion, PrintWriter out) {
+    ObjectNode tool = JsonFormatter.MAPPER.createObjectNode();
+    ObjectNode driver = tool.putObject("driver");
     driver.put("name", "hooklens");
-    driver.put("version", report.toolVersion());
+    driver.put("version", toolVersion);
     driver.put("informationUri", "https://github.com/hooklens/hooklens");
     ArrayNode rules = driver.putArray("rules");
-    Map<String, Integer> ruleIndex = new HashMap<>();
-    List<RuleDescriptor> all = report.registry().all();
+    List<RuleDescriptor> all = registry.all();
     for (int i = 0; i < all.size(); i++) {
       RuleDescriptor d = all.get(i);
       ruleIndex.put(d.id(), i);
@@ -39,34 +40,58 @@ public final class SarifFormatter implements Formatter {
       r.putObject("defaultConfiguration").put("level", level(d.severity()));
       r.putObject("properties").putArray("tags").add(d.family());
     }
-    run.put("columnKind", "unicodeCodePoints");
-    ArrayNode results = run.putArray("results");
-    for (FileResult file : report.files()) {
-      String uri = uri(file.displayName());
-      for (Finding f : file.result().findings()) {
-        ObjectNode r = results.addObject();
-        r.put("ruleId", f.ruleId());
-        r.put("ruleIndex", ruleIndex.get(f.ruleId()));
-        r.put("level", level(f.severity()));
-        r.putObject("message").put("text", file.messageOf(f));
-        location(r.putArray("locations").addObject(), uri, f.range());
-        if (!file.valuesOf(f).isEmpty()) {
-          ArrayNode values = r.putObject("properties").putArray("values");
-          file.valuesOf(f).forEach(values::add);
-        }
-        if (!f.related().isEmpty()) {
-          ArrayNode related = r.putArray("relatedLocations");
-          for (int i = 0; i < f.related().size(); i++) {
-            Finding.Related rel = f.related().get(i);
-            ObjectNode loc = related.addObject();
-            loc.put("id", i + 1);
-            location(loc, uri, rel.range());
-            loc.putObject("message").put("text", rel.message());
-          }
+    json = JsonFormatter.generator(out);
+    JsonFormatter.write(() -> {
+      json.writeStartObject();
+      json.writeStringField("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+      json.writeStringField("version", "2.1.0");
+      json.writeArrayFieldStart("runs");
+      json.writeStartObject();
+      json.writeFieldName("tool");
+      json.writeTree(tool);
+      json.writeStringField("columnKind", "unicodeCodePoints");
+      json.writeArrayFieldStart("results");
+    });
+  }
+
+  @Override
+  public void file(FileResult file, PrintWriter out) {
+    String uri = uri(file.displayName());
+    for (Finding f : file.result().findings()) {
+      ObjectNode r = JsonFormatter.MAPPER.createObjectNode();
+      r.put("ruleId", f.ruleId());
+      r.put("ruleIndex", ruleIndex.get(f.ruleId()));
+      r.put("level", level(f.severity()));
+      r.putObject("message").put("text", file.messageOf(f));
+      location(r.putArray("locations").addObject(), uri, f.range());
+      if (!file.valuesOf(f).isEmpty()) {
+        ArrayNode values = r.putObject("properties").putArray("values");
+        file.valuesOf(f).forEach(values::add);
+      }
+      if (!f.related().isEmpty()) {
+        ArrayNode related = r.putArray("relatedLocations");
+        for (int i = 0; i < f.related().size(); i++) {
+          Finding.Related rel = f.related().get(i);
+          ObjectNode loc = related.addObject();
+          loc.put("id", i + 1);
+          location(loc, uri, rel.range());
+          loc.putObject("message").put("text", rel.message());
         }
       }
+      JsonFormatter.write(() -> json.writeTree(r));
     }
-    out.println(root.toPrettyString());
+  }
+
+  @Override
+  public void end(Totals totals, PrintWriter out) {
+    JsonFormatter.write(() -> {
+      json.writeEndArray();
+      json.writeEndObject();
+      json.writeEndArray();
+      json.writeEndObject();
+      json.flush();
+    });
+    out.println();
   }
 
   private static void location(ObjectNode loc, String uri, Range range) {

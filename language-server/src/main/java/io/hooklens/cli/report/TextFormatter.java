@@ -23,25 +23,27 @@ public final class TextFormatter implements Formatter {
   }
 
   @Override
-  public void write(Report report, PrintWriter out) {
-    for (FileResult file : report.files()) {
-      SourceText source = file.result().document().source();
-      for (Finding f : file.result().findings()) {
-        int line = f.range().start().line();
-        out.println(paint(BOLD, Printable.line(file.displayName()) + ":" + (line + 1) + ":"
-            + (f.range().start().column() + 1)) + ": " + paint(colorOf(f.severity()), f.severity().label()) + " "
-            + f.ruleId() + " " + Printable.line(file.messageOf(f)) + " " + paint(DIM, "[" + f.ruleName() + "]"));
-        frame(source, f, out);
-      }
+  public void file(FileResult file, PrintWriter out) {
+    SourceText source = file.result().document().source();
+    for (Finding f : file.result().findings()) {
+      int line = f.range().start().line();
+      out.println(paint(BOLD, Printable.line(file.displayName()) + ":" + (line + 1) + ":"
+          + (f.range().start().column() + 1)) + ": " + paint(colorOf(f.severity()), f.severity().label()) + " "
+          + f.ruleId() + " " + Printable.line(file.messageOf(f)) + " " + paint(DIM, "[" + f.ruleName() + "]"));
+      frame(source, f, out);
     }
-    long errors = report.count(Severity.ERROR);
-    long warnings = report.count(Severity.WARNING);
-    long infos = report.count(Severity.INFO);
-    int n = report.files().size();
+  }
+
+  @Override
+  public void end(Totals totals, PrintWriter out) {
+    long errors = totals.errors();
+    long warnings = totals.warnings();
+    long infos = totals.infos();
+    int n = totals.files();
     String files = n + (n == 1 ? " file" : " files");
-    String suppressed = report.suppressed() > 0 ? " (" + report.suppressed() + " suppressed)" : "";
-    if (report.fixed().isPresent() && report.fixed().getAsInt() > 0) {
-      suppressed += " after fixing " + plural(report.fixed().getAsInt(), "problem");
+    String suppressed = totals.suppressed() > 0 ? " (" + totals.suppressed() + " suppressed)" : "";
+    if (totals.fixed().isPresent() && totals.fixed().getAsInt() > 0) {
+      suppressed += " after fixing " + plural(totals.fixed().getAsInt(), "problem");
     }
     if (errors + warnings + infos == 0) {
       out.println("No problems in " + files + suppressed + ".");

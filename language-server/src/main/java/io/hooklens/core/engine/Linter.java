@@ -11,7 +11,9 @@ import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.TemplateMask;
 import io.hooklens.core.yaml.YamlReader;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -74,13 +76,30 @@ public final class Linter {
     if (nul >= 0) {
       return refused("The file contains a NUL byte at offset " + nul + "; it is binary, not YAML or JSON");
     }
-    try {
-      return new Decoded(StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes)).toString(), null);
-    } catch (CharacterCodingException e) {
+    if (!isUtf8(bytes)) {
       return refused("The file is not valid UTF-8 text");
+    }
+    // Checked first, then decoded by String: decoding into a CharBuffer held two bytes a character besides the
+    // String's one (for ASCII and Latin-1 text), four times the file at once.
+    return new Decoded(new String(bytes, StandardCharsets.UTF_8), null);
+  }
+
+  /** Whether the bytes are well-formed UTF-8; decodes them a small buffer at a time. */
+  private static boolean isUtf8(byte[] bytes) {
+    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate(8192);
+    while (true) {
+      CoderResult r = decoder.decode(in, out, true);
+      if (r.isError()) {
+        return false;
+      }
+      if (r.isUnderflow()) {
+        return !decoder.flush(out).isError();
+      }
+      out.clear();
     }
   }
 

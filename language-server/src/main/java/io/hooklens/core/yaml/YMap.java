@@ -18,9 +18,11 @@ public final class YMap extends YNode {
 
   private final List<Entry> entries;
   private final Map<String, Entry> byKey;
+  private final int weight;
 
   YMap(Range range, List<Entry> entries, List<YMap> merged, int weight) {
-    super(range, weight);
+    super(range);
+    this.weight = weight;
     this.entries = List.copyOf(entries);
     if (merged.isEmpty() && entries.size() <= LINEAR_MAX) {
       this.byKey = null;
@@ -38,6 +40,11 @@ public final class YMap extends YNode {
     }
     index.putAll(explicit);
     this.byKey = index;
+  }
+
+  @Override
+  int weight() {
+    return weight;
   }
 
   /** Entries as written in this map, without merged ones. */

@@ -12,10 +12,15 @@ public final class YScalar extends YNode {
   private final boolean quoted;
 
   YScalar(Range range, String value, Type type, boolean quoted) {
-    super(range, 1);
+    super(range);
     this.value = value;
     this.type = type;
     this.quoted = quoted;
+  }
+
+  @Override
+  int weight() {
+    return 1;
   }
 
   public String value() {

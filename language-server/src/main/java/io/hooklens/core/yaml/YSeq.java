@@ -5,10 +5,17 @@ import java.util.List;
 /** A sequence (block or flow). */
 public final class YSeq extends YNode {
   private final List<YNode> items;
+  private final int weight;
 
   YSeq(Range range, List<YNode> items, int weight) {
-    super(range, weight);
+    super(range);
+    this.weight = weight;
     this.items = List.copyOf(items);
+  }
+
+  @Override
+  int weight() {
+    return weight;
   }
 
   public List<YNode> items() {

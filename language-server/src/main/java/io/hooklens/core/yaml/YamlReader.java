@@ -339,6 +339,9 @@ public final class YamlReader {
     return YScalar.Type.STRING;
   }
 
+  /** Scalars up to this length are shared; longer ones rarely repeat. */
+  private static final int SHARED_LENGTH = 64;
+
   private static final class LimitExceeded extends RuntimeException {
     final Range range;
 
@@ -356,6 +359,7 @@ public final class YamlReader {
     private final Deque<Frame> stack = new ArrayDeque<>();
     private final Map<String, YNode> anchors = new HashMap<>();
     private final Set<String> open = new HashSet<>();
+    private final Map<String, String> strings = new HashMap<>();
     private Position docStart;
     private YNode root;
     private int aliases;
@@ -390,7 +394,7 @@ public final class YamlReader {
         }
         case Scalar -> {
           ScalarEvent e = (ScalarEvent) event;
-          YScalar s = new YScalar(new Range(pos(e.getStartMark()), pos(e.getEndMark())), e.getValue(),
+          YScalar s = new YScalar(new Range(pos(e.getStartMark()), pos(e.getEndMark())), shared(e.getValue()),
               resolve(e), e.getScalarStyle() != ScalarStyle.PLAIN);
           anchor(e, s);
           add(s, 1);
@@ -434,6 +438,15 @@ public final class YamlReader {
         }
       }
       return null;
+    }
+
+    /** One string for each distinct short scalar: keys and small values repeat in every object of a file. */
+    private String shared(String value) {
+      if (value.length() > SHARED_LENGTH) {
+        return value;
+      }
+      String known = strings.putIfAbsent(value, value);
+      return known == null ? value : known;
     }
 
     private void anchor(NodeEvent e, YNode node) {

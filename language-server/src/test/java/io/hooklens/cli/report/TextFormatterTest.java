@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hooklens.core.engine.Config;
-import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
 import java.io.PrintWriter;
@@ -15,6 +14,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -26,14 +26,19 @@ class TextFormatterTest {
   private static final int WIDTH = 120;
   private static final String CUT = "…";
 
-  private static Report report(String name, String text) {
-    LintResult r = LINTER.lint(name, text, Config.DEFAULT);
-    return new Report(List.of(new FileResult(name, r)), LINTER.registry(), "test");
+  private static FileResult lint(String name, String text) {
+    return new FileResult(name, LINTER.lint(name, text, Config.DEFAULT));
+  }
+
+  private static void write(FileResult file, Writer out) {
+    Report report = new Report(new TextFormatter(false), new PrintWriter(out), LINTER.registry(), "test");
+    report.add(file);
+    report.finish(OptionalInt.empty());
   }
 
   private static String text(String name, String manifest) {
     StringWriter out = new StringWriter();
-    new TextFormatter(false).write(report(name, manifest), new PrintWriter(out));
+    write(lint(name, manifest), out);
     return out.toString();
   }
 
@@ -89,13 +94,13 @@ class TextFormatterTest {
             + "\"metadata\": {\"name\": \"p" + i + "\"}, \"spec\": {\"containers\": [{\"name\": \"a\", "
             + "\"image\": \"nginx\", \"lifecycle\": {\"preStop\": {}}}]}}")
         .collect(Collectors.joining(", ", "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [", "]}"));
-    Report report = report("list.json", list);
-    assertEquals(items, report.findings().size());
+    FileResult file = lint("list.json", list);
+    assertEquals(items, file.result().findings().size());
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long best = Long.MAX_VALUE;
     for (int i = 0; i < 3; i++) {
       long start = threads.getCurrentThreadCpuTime();
-      new TextFormatter(false).write(report, new PrintWriter(Writer.nullWriter()));
+      write(file, Writer.nullWriter());
       best = Math.min(best, threads.getCurrentThreadCpuTime() - start);
     }
     return best;
