@@ -1,5 +1,6 @@
 package io.hooklens.core.model;
 
+import io.hooklens.core.yaml.Position;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YMap;
@@ -71,8 +72,11 @@ public record Suppression(Range range, List<String> ruleIds, String reason, bool
         }
         String id = key.substring(ANNOTATION_PREFIX.length());
         String reason = e.value() instanceof YScalar s && s.type() != YScalar.Type.NULL ? s.value().strip() : "";
-        found.add(new Suppression(new Range(e.key().range().start(), e.value().range().end()),
-            id.isEmpty() ? List.of() : List.of(id), reason, false, false, r));
+        // An alias's node is the anchored one, written before the key: then the annotation is its key alone.
+        Position end = e.value().range().start().compareTo(e.key().range().end()) >= 0 ? e.value().range().end()
+            : e.key().range().end();
+        found.add(new Suppression(new Range(e.key().range().start(), end), id.isEmpty() ? List.of() : List.of(id),
+            reason, false, false, r));
       }
     }
     return found;

@@ -50,7 +50,7 @@ public final class TemplateMask {
   /** Masks and records where output-producing actions were hidden. */
   public static Result maskAndTrack(String text) {
     BitSet hidden = new BitSet();
-    String[] original = text.split("\n", -1);
+    String[] original = lines(text).stream().map(TemplateMask::content).toArray(String[]::new);
     StringBuilder out = new StringBuilder(text.length());
     int i = 0;
     while (i < text.length()) {
@@ -78,14 +78,13 @@ public final class TemplateMask {
    * emits the block those lines continue ({@code labels: {{- include ... | nindent 4 }}}).
    */
   private static String unmaskStructure(String masked, String[] original, BitSet hidden) {
-    String[] lines = masked.split("\n", -1);
+    List<String> withBreaks = lines(masked);
+    String[] lines = withBreaks.stream().map(TemplateMask::content).toArray(String[]::new);
     BitSet skipped = alternativeBranches(original);
     StringBuilder out = new StringBuilder(masked.length());
     String previous = "";
     for (int n = 0; n < lines.length; n++) {
-      String line = lines[n];
-      boolean cr = line.endsWith("\r");
-      String body = cr ? line.substring(0, line.length() - 1) : line;
+      String body = lines[n];
       if (skipped.get(n)) {
         body = "";
       } else if (body.indexOf(PLACEHOLDER) >= 0) {
@@ -95,7 +94,7 @@ public final class TemplateMask {
           int at = Math.max(body.indexOf(PLACEHOLDER), indent(previous) + 2);
           body = " ".repeat(at) + PLACEHOLDER;
         } else if (stripped.isEmpty()) {
-          if (n < original.length && producesOutput(original[n])) {
+          if (producesOutput(original[n])) {
             hidden.set(n);
           }
           body = "";
@@ -103,18 +102,44 @@ public final class TemplateMask {
           body = body.substring(0, body.length() - trailingActionLength(body));
         }
       }
-      out.append(body);
+      String lineBreak = withBreaks.get(n).substring(lines[n].length());
+      if (body.isEmpty() && lineBreak.equals("\n") && out.length() > 0 && out.charAt(out.length() - 1) == '\r') {
+        // A lone CR and this line's LF would read as one CRLF: a blank keeps the two line breaks apart.
+        body = " ";
+      }
+      out.append(body).append(lineBreak);
       if (!body.isBlank()) {
         previous = body;
       }
-      if (cr) {
-        out.append('\r');
-      }
-      if (n + 1 < lines.length) {
-        out.append('\n');
-      }
     }
     return out.toString();
+  }
+
+  /**
+   * A text's lines as the YAML reader counts them, each with its line break: a {@code \n}, a {@code \r\n} or a lone
+   * {@code \r}, which masking keeps, so that every line keeps its number.
+   */
+  private static List<String> lines(String text) {
+    List<String> lines = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
+        lines.add(text.substring(start, i + 1));
+        start = i + 1;
+      }
+    }
+    lines.add(text.substring(start));
+    return lines;
+  }
+
+  /** A line without its line break. */
+  private static String content(String line) {
+    int end = line.length();
+    while (end > 0 && (line.charAt(end - 1) == '\n' || line.charAt(end - 1) == '\r')) {
+      end--;
+    }
+    return line.substring(0, end);
   }
 
   /**

@@ -2,6 +2,9 @@ package io.hooklens.rules.lifecycle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonNodePath;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
@@ -63,7 +66,7 @@ final class SchemaCheck {
 
   /** Validates a YAML subtree; converts only that subtree. */
   List<Violation> validate(YNode root) {
-    Set<ValidationMessage> errors = schema.validate(JsonTree.of(root));
+    Set<ValidationMessage> errors = schema.validate(finite(JsonTree.of(root)));
     List<Violation> out = new ArrayList<>(errors.size());
     for (ValidationMessage m : errors) {
       List<Object> path = new ArrayList<>();
@@ -78,6 +81,25 @@ final class SchemaCheck {
       out.add(new Violation(m.getType(), node, List.copyOf(path), m.getProperty(), holder(m)));
     }
     return out;
+  }
+
+  /**
+   * The tree with YAML's {@code .inf} and {@code .nan} as a plain fraction. The validator takes the exact decimal
+   * of numbers, which these have none of (it threw, and the rule lost its findings); the rules read only type,
+   * property and required verdicts, for which one non-integer number stands for any other.
+   */
+  private static JsonNode finite(JsonNode n) {
+    if (n.isDouble() && !Double.isFinite(n.doubleValue())) {
+      return JsonNodeFactory.instance.numberNode(0.5);
+    }
+    if (n instanceof ObjectNode o) {
+      o.fields().forEachRemaining(e -> e.setValue(finite(e.getValue())));
+    } else if (n instanceof ArrayNode a) {
+      for (int i = 0; i < a.size(); i++) {
+        a.set(i, finite(a.get(i)));
+      }
+    }
+    return n;
   }
 
   /** The schema object whose keyword failed: the error's schema location without its last step. */

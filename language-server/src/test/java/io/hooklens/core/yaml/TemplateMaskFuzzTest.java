@@ -13,18 +13,18 @@ class TemplateMaskFuzzTest {
   void mask(byte[] bytes) {
     String text = new String(bytes, StandardCharsets.UTF_8);
     TemplateMask.Result result = TemplateMask.maskAndTrack(text);
-    String[] in = text.split("\n", -1);
-    String[] out = result.text().split("\n", -1);
-    if (in.length != out.length) {
-      throw new AssertionError(in.length + " lines became " + out.length);
+    // Lines as the reader and the engine's positions count them: LF, CRLF or a lone CR ends one.
+    SourceText in = new SourceText(text);
+    SourceText out = new SourceText(result.text());
+    if (in.lineCount() != out.lineCount()) {
+      throw new AssertionError(in.lineCount() + " lines became " + out.lineCount());
     }
-    for (int n = 0; n < in.length; n++) {
-      boolean cr = in[n].endsWith("\r");
-      if (cr != out[n].endsWith("\r")) {
-        throw new AssertionError("line " + n + " lost or gained its CR");
+    for (int n = 0; n < in.lineCount(); n++) {
+      if (!lineBreak(in, n).equals(lineBreak(out, n))) {
+        throw new AssertionError("line " + n + " ends otherwise");
       }
-      int[] original = withoutCr(in[n], cr).codePoints().toArray();
-      int[] masked = withoutCr(out[n], cr).codePoints().toArray();
+      int[] original = in.line(n).codePoints().toArray();
+      int[] masked = out.line(n).codePoints().toArray();
       for (int col = 0; col < masked.length; col++) {
         int cp = masked[col];
         boolean kept = col < original.length && original[col] == cp;
@@ -38,13 +38,13 @@ class TemplateMaskFuzzTest {
       throw new AssertionError("an action is left unmasked");
     }
     int last = result.hiddenOutputLines().length() - 1;
-    if (last >= in.length) {
-      throw new AssertionError("hidden output marked on line " + last + " of " + in.length);
+    if (last >= in.lineCount()) {
+      throw new AssertionError("hidden output marked on line " + last + " of " + in.lineCount());
     }
   }
 
-  /** A line without the CR of its CRLF, which stays where it is whatever becomes of the line. */
-  private static String withoutCr(String line, boolean cr) {
-    return cr ? line.substring(0, line.length() - 1) : line;
+  private static String lineBreak(SourceText s, int n) {
+    int end = s.lineStart(n) + s.line(n).length();
+    return s.text().substring(end, n + 1 < s.lineCount() ? s.lineStart(n + 1) : s.text().length());
   }
 }

@@ -146,4 +146,14 @@ class TemplateMaskTest {
     assertEquals(4, masked.split("\n", -1).length);
     assertTrue(masked.startsWith("metadata:\n  name: " + TemplateMask.PLACEHOLDER), "an action to the end of the text");
   }
+
+  @Test
+  void aLoneCarriageReturnStaysALineBreak() {
+    // The reader counts a lone CR as a line break; emptying a line of actions dropped the CRs before it, and every
+    // line after it read two lines up.
+    ParsedFile f = read("spec:\n\r\r  {{- if .Values.b }}\n  c: 2\n{{- end }}\n");
+    assertEquals(List.of(), f.problems());
+    YScalar c = f.documents().get(0).root().asMap().map("spec").scalar("c");
+    assertEquals(4, c.range().start().line());
+  }
 }
