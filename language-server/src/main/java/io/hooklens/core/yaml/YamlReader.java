@@ -211,6 +211,11 @@ public final class YamlReader {
   private int readFrom(SourceText source, String text, int startLine, int end, List<YamlDocument> documents,
       List<ParseProblem> problems) {
     String chunk = startLine == 0 && end == text.length() ? text : text.substring(source.lineStart(startLine), end);
+    if (chunk.endsWith("\r")) {
+      // snakeyaml does not count a CR that ends its input as a line break, as the line table does; with an LF
+      // after it, it is the same one break.
+      chunk = chunk + "\n";
+    }
     LoadSettings settings = LoadSettings.builder()
         .setCodePointLimit(Integer.MAX_VALUE)
         .setBufferSize(bufferSize(source, startLine, end))
@@ -233,10 +238,9 @@ public final class YamlReader {
       documents.add(new YamlDocument(documents.size(), null, new Range(composer.docStart(), e.range.end())));
       return resumeLine(source, text, e.range.start().line(), startLine);
     } catch (MarkedYamlEngineException e) {
-      // snakeyaml does not count a lone CR that ends the stream as a line break; the line table does.
-      Position at = source.positionAt(source.offset(e.getProblemMark().or(e::getContextMark)
+      Position at = e.getProblemMark().or(e::getContextMark)
           .map(m -> new Position(m.getLine() + startLine, m.getColumn()))
-          .orElse(new Position(startLine, 0))));
+          .orElse(new Position(startLine, 0));
       String what = e.getProblem() == null ? "invalid YAML" : e.getProblem();
       String context = e.getContext() == null ? "" : " (" + e.getContext() + ")";
       problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), what + context));
