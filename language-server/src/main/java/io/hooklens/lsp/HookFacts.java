@@ -6,6 +6,7 @@ import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.HookDurations;
 import io.hooklens.core.model.PodSpec;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.Termination;
 import io.hooklens.core.yaml.YScalar;
 import io.hooklens.rules.helm.HookPlan;
 import java.util.ArrayList;
@@ -19,9 +20,6 @@ import java.util.OptionalLong;
  * period, and a Helm hook's place in its events.
  */
 final class HookFacts {
-  /** The kubelet's floor on the time between SIGTERM and SIGKILL ({@code minimumGracePeriodInSeconds}). */
-  static final long MIN_STOP_SECONDS = 2;
-
   static final String PRE_STOP = "The kubelet runs preStop when it stops the container: deletion, eviction, preemption,"
       + " a failed liveness or startup probe, a failed postStart. Never when the process exits on its own. The grace"
       + " period (`terminationGracePeriodSeconds`) counts from before preStop: when the hook ends, the container"
@@ -127,19 +125,17 @@ final class HookFacts {
         return lines;
       }
       lines.add(row("0 s", "grace period of " + g + " s starts; preStop runs"));
-      double sigterm;
+      double sigterm = Termination.sigterm(g, duration.seconds());
       if (duration.unbounded() || duration.seconds() >= g) {
-        sigterm = g;
         lines.add(row(g + " s", "grace period over: preStop is overtaken, SIGTERM"));
       } else if (!duration.exact() && duration.seconds() == 0) {
         lines.add(row("?", "preStop ends (its duration is unknown), SIGTERM"));
         lines.add(row(g + " s", "SIGKILL, if the app still runs (at least 2 s after SIGTERM)"));
         return lines;
       } else {
-        sigterm = duration.seconds();
         lines.add(row(shortDuration(), "preStop ends, SIGTERM"));
       }
-      double sigkill = Math.max(g, sigterm + MIN_STOP_SECONDS);
+      double sigkill = Termination.sigkill(g, sigterm);
       lines.add(row(Duration.format(sigkill) + " s", "SIGKILL, if the app still runs" + (sigkill > g
           ? " (the kubelet's 2-second minimum after SIGTERM)" : "")));
       return lines;

@@ -12,6 +12,7 @@ import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.PodSpec;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.Termination;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.Range;
@@ -192,7 +193,7 @@ public final class RunPlan {
       problems.add(owner.displayName() + ": the pod template cannot be read as a pod: " + firstLine(e.getMessage()));
       return new PodPlan(owner, name, 0, List.of(), notes, null);
     }
-    long grace = pod.getSpec().getTerminationGracePeriodSeconds() == null ? PodSpec.DEFAULT_GRACE_SECONDS
+    long grace = pod.getSpec().getTerminationGracePeriodSeconds() == null ? Termination.DEFAULT_GRACE_SECONDS
         : Math.max(0, pod.getSpec().getTerminationGracePeriodSeconds());
     // Init containers run first, as the kubelet runs them; they are described, not reported on.
     for (Container c : pod.getSpec().getInitContainers() == null ? List.<Container>of()

@@ -11,9 +11,6 @@ import java.util.OptionalLong;
  *     a field missing here is unknown rather than absent
  */
 public record PodSpec(YMap node, Resource owner, boolean hidesContent) {
-  /** Kubernetes' default {@code terminationGracePeriodSeconds}. */
-  public static final long DEFAULT_GRACE_SECONDS = 30;
-
   /** The {@code terminationGracePeriodSeconds} scalar as written, or null. */
   public YScalar graceNode() {
     return node.scalar("terminationGracePeriodSeconds");
@@ -26,7 +23,7 @@ public record PodSpec(YMap node, Resource owner, boolean hidesContent) {
   public OptionalLong grace() {
     YScalar g = graceNode();
     if (g == null || g.type() == YScalar.Type.NULL) {
-      return hidesContent ? OptionalLong.empty() : OptionalLong.of(DEFAULT_GRACE_SECONDS);
+      return hidesContent ? OptionalLong.empty() : OptionalLong.of(Termination.DEFAULT_GRACE_SECONDS);
     }
     return g.asLong();
   }

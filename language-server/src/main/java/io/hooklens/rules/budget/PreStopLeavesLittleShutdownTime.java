@@ -11,6 +11,7 @@ import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.Hook;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.HookDurations;
+import io.hooklens.core.model.Termination;
 import java.util.OptionalLong;
 
 @RuleInfo(
@@ -31,9 +32,6 @@ public final class PreStopLeavesLittleShutdownTime implements Rule {
           + " reported", defaultValue = "5")
       int minShutdownSeconds) {}
 
-  /** The kubelet's floor for the time between SIGTERM and SIGKILL, whatever preStop used. */
-  private static final double KUBELET_MINIMUM_SECONDS = 2;
-
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     int minimum = ctx.params(Params.class).minShutdownSeconds();
@@ -52,7 +50,7 @@ public final class PreStopLeavesLittleShutdownTime implements Rule {
       if (left <= 0 || left >= minimum) {
         continue;
       }
-      String leaves = left < KUBELET_MINIMUM_SECONDS ? "only the kubelet's 2-second minimum"
+      String leaves = left < Termination.MINIMUM_AFTER_SIGTERM_SECONDS ? "only the kubelet's 2-second minimum"
           : (d.exact() ? "" : "at most ") + Duration.format(left) + "s";
       long suggested = (long) Math.ceil(d.seconds()) + minimum;
       var r = ctx.report(h.key(), "little", h.describe(), d.describe(), h.pod().describeGrace(), leaves,

@@ -10,6 +10,7 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.hooklens.core.model.Termination;
 import java.lang.reflect.Field;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,6 @@ import java.util.regex.Pattern;
 final class ClusterDispatcher extends KubernetesCrudDispatcher {
   private static final Pattern POD = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)(/status)?");
   private static final Pattern GRACE_QUERY = Pattern.compile("(?:^|&)gracePeriodSeconds=(-?\\d+)");
-  private static final long DEFAULT_GRACE_SECONDS = 30;
 
   private final Map<String, String> discovery;
   private final Lock writeLock;
@@ -134,7 +134,7 @@ final class ClusterDispatcher extends KubernetesCrudDispatcher {
       grace = pod.getSpec().getTerminationGracePeriodSeconds();
     }
     if (grace == null) {
-      grace = DEFAULT_GRACE_SECONDS;
+      grace = Termination.DEFAULT_GRACE_SECONDS;
     }
     return grace < 0 ? 1 : grace;
   }
