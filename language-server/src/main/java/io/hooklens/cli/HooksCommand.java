@@ -6,13 +6,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.ParsedFile;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YamlReader;
-import io.hooklens.rules.helm.HookPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -164,7 +165,7 @@ public final class HooksCommand implements Callable<Integer> {
       cells.add(new String[] {"#", "HOOK", "WEIGHT", "DELETE POLICY", "WAITS", "SOURCE"});
       for (Row r : rows) {
         HookPlan.Step s = r.step();
-        String policies = s.deletePolicies().isEmpty() ? "none" : String.join(",", s.deletePolicies());
+        String policies = s.deletePolicies().isEmpty() ? "none" : String.join(",", s.deletePolicies().stream().map(DeletePolicy::annotation).toList());
         // Names and policies come from the manifest; escaped before the columns are measured.
         String source = r.source().file() + ":" + (r.source().range().start().line() + 1);
         cells.add(new String[] {String.valueOf(r.position()), Printable.line(s.kind() + "/" + s.name()),
@@ -211,7 +212,7 @@ public final class HooksCommand implements Callable<Integer> {
         h.put("name", s.name());
         h.put("weight", s.weight());
         ArrayNode policies = h.putArray("deletePolicies");
-        s.deletePolicies().forEach(policies::add);
+        s.deletePolicies().forEach(p -> policies.add(p.annotation()));
         h.put("defaultDeletePolicy", s.defaultPolicy());
         h.put("waits", s.awaited());
         h.putObject("source")

@@ -4,14 +4,14 @@ import io.hooklens.core.engine.Targets;
 import io.hooklens.core.model.Container;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
 import io.hooklens.core.yaml.YSeq;
 import io.hooklens.core.yaml.YamlDocument;
-import io.hooklens.rules.helm.HelmAnnotations;
-import io.hooklens.rules.openshift.DcCompletions;
-import io.hooklens.rules.openshift.DcHook;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -222,9 +222,9 @@ final class CompletionService {
         }
       }
       case HelmAnnotations.DELETE_POLICY -> {
-        for (String p : HelmAnnotations.DELETE_POLICIES) {
-          if (!listed.contains(p)) {
-            out.add(value(r, p, false, HookFacts.deletePolicy(p), out.size()));
+        for (DeletePolicy p : DeletePolicy.values()) {
+          if (!listed.contains(p.annotation())) {
+            out.add(value(r, p.annotation(), false, HookFacts.deletePolicy(p), out.size()));
           }
         }
       }
@@ -257,7 +257,7 @@ final class CompletionService {
     if (hook) {
       addKey(r, out, HelmAnnotations.WEIGHT, "${1:0}", true,
           "the hook's place in its events: Helm runs lower weights first, then sorts by name");
-      addKey(r, out, HelmAnnotations.DELETE_POLICY, "${1|" + String.join(",", HelmAnnotations.DELETE_POLICIES) + "|}",
+      addKey(r, out, HelmAnnotations.DELETE_POLICY, "${1|" + String.join(",", DeletePolicy.SPELLINGS) + "|}",
           false, "when Helm deletes the hook object (before-hook-creation when none is given)");
       Resource res = r.resource();
       String kind = res == null ? null : res.kind();

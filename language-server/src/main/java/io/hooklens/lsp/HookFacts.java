@@ -7,8 +7,9 @@ import io.hooklens.core.model.HookDurations;
 import io.hooklens.core.model.PodSpec;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.Termination;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.yaml.YScalar;
-import io.hooklens.rules.helm.HookPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,11 +44,6 @@ final class HookFacts {
       "test", "when `helm test` runs",
       "test-success", "when `helm test` runs (a deprecated alias of test)");
 
-  private static final Map<String, String> DELETE_POLICIES = Map.of(
-      "before-hook-creation", "the previous hook object is deleted before this one is created (Helm's default)",
-      "hook-succeeded", "the object is deleted once the hook succeeded",
-      "hook-failed", "the object is deleted if the hook failed");
-
   private static final Map<String, String> DC_PHASES = Map.of(
       "pre", "before the deployment starts: before any pod of the new version is created",
       "mid", "Recreate only: after the old pods are scaled down and before the new ones are created, while no pod"
@@ -67,9 +63,13 @@ final class HookFacts {
     return EVENTS.get(event);
   }
 
-  /** What a Helm delete policy does; null for one Helm does not know. */
-  static String deletePolicy(String policy) {
-    return DELETE_POLICIES.get(policy);
+  /** What a Helm delete policy does. */
+  static String deletePolicy(DeletePolicy policy) {
+    return switch (policy) {
+      case BEFORE_HOOK_CREATION -> "the previous hook object is deleted before this one is created (Helm's default)";
+      case HOOK_SUCCEEDED -> "the object is deleted once the hook succeeded";
+      case HOOK_FAILED -> "the object is deleted if the hook failed";
+    };
   }
 
   /** When the OpenShift deployer runs a DeploymentConfig hook phase. */

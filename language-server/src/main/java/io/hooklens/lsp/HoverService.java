@@ -6,13 +6,13 @@ import io.hooklens.core.model.Hook;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.HookDurations;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.HookPlan;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
-import io.hooklens.rules.helm.HelmAnnotations;
-import io.hooklens.rules.helm.HookPlan;
-import io.hooklens.rules.openshift.DcCompletions;
-import io.hooklens.rules.openshift.DcHook;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -175,8 +175,8 @@ final class HoverService {
         md.append("none Helm knows, so it never deletes the hook object");
       }
       List<String> parts = new ArrayList<>();
-      for (String policy : s.deletePolicies()) {
-        parts.add("`" + policy + "`" + (s.defaultPolicy() ? " (default)" : "") + ": " + HookFacts.deletePolicy(policy));
+      for (DeletePolicy policy : s.deletePolicies()) {
+        parts.add("`" + policy.annotation() + "`" + (s.defaultPolicy() ? " (default)" : "") + ": " + HookFacts.deletePolicy(policy));
       }
       md.append(String.join("; ", parts)).append(".\n\n").append(s.awaited()
           ? "Helm waits for this " + s.kind() + " to finish before the next hook."

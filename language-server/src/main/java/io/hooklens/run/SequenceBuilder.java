@@ -2,9 +2,10 @@ package io.hooklens.run;
 
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HookPlan;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.Range;
-import io.hooklens.rules.helm.HookPlan;
-import io.hooklens.rules.openshift.DcHook;
 import io.hooklens.run.helm.HelmHooks;
 import io.hooklens.run.kube.PodRun;
 import io.hooklens.run.openshift.DeploymentConfigDeployer;
@@ -71,14 +72,14 @@ final class SequenceBuilder {
           .findFirst().map(HookPlan.Event::steps).orElse(List.of());
       for (HelmHooks.HookResult hook : phase.hooks()) {
         Resource resource = hook.position() <= steps.size() ? steps.get(hook.position() - 1).resource() : null;
-        List<String> policies = new ArrayList<>(hook.deletePolicies());
+        List<String> policies = new ArrayList<>(hook.deletePolicies().stream().map(DeletePolicy::annotation).toList());
         if (hook.defaultPolicy() && !policies.isEmpty()) {
           policies.set(0, policies.get(0) + " (default)");
         }
         items.add(new Sequence.Item(phase.event(), "hook", hook.kind() + "/" + hook.name(), hook.weight(),
             List.copyOf(policies), hook.outcome().name().toLowerCase(Locale.ROOT).replace('_', '-'), hook.message(),
             ms(hook.createdNanos()), ms(hook.finishedNanos()),
-            hook.deletion() == null ? null : hook.deletion().policy(),
+            hook.deletion() == null ? null : hook.deletion().policy().annotation(),
             hook.deletion() == null ? null : ms(hook.deletion().nanos()), pods(hook.pods()), List.of(),
             resource == null ? List.of() : predictions(resource.root().range())));
       }

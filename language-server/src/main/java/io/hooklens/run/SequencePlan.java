@@ -6,10 +6,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HookPlan;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.Range;
-import io.hooklens.rules.helm.HookPlan;
-import io.hooklens.rules.openshift.DcHook;
 import io.hooklens.run.kube.Manifests;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,7 +92,7 @@ public final class SequencePlan {
           + ", one at a time"));
       int position = 1;
       for (HookPlan.Step step : steps) {
-        String policies = step.deletePolicies().isEmpty() ? "none" : String.join(",", step.deletePolicies())
+        String policies = step.deletePolicies().isEmpty() ? "none" : String.join(",", step.deletePolicies().stream().map(DeletePolicy::annotation).toList())
             + (step.defaultPolicy() ? " (default)" : "");
         lines.add("  " + position++ + ". " + step.kind() + "/" + step.name() + " (weight " + step.weight()
             + ", delete policies " + policies + ")");

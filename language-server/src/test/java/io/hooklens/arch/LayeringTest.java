@@ -1,11 +1,16 @@
 package io.hooklens.arch;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.hooklens.rules.BuiltInRules;
+import io.hooklens.rules.RuleIndex;
 import java.io.PrintStream;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +37,20 @@ class LayeringTest {
         .should().dependOnClassesThat().resideInAnyPackage("io.hooklens.cli..", "io.hooklens.chart..",
             "io.hooklens.lsp..", "io.hooklens.run..", "picocli..", "org.eclipse.lsp4j..", "org.snakeyaml..")
         .check(CLASSES);
+  }
+
+  @Test
+  void theHookVocabularyLivesInTheModelSoOnlyTheRuleCatalogueIsReachedFromOutside() {
+    noClasses().that().resideInAnyPackage("io.hooklens.run..", "io.hooklens.lsp..", "io.hooklens.cli..",
+            "io.hooklens.chart..")
+        .should().dependOnClassesThat(resideInAPackage("io.hooklens.rules..")
+            .and(not(belongToAnyOf(BuiltInRules.class, RuleIndex.class))))
+        .check(CLASSES);
+  }
+
+  @Test
+  void noRuleFamilyUsesAnotherFamilysClasses() {
+    slices().matching("io.hooklens.rules.(*)..").should().notDependOnEachOther().check(CLASSES);
   }
 
   @Test

@@ -9,9 +9,9 @@ import io.hooklens.core.model.Duration;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.HookDurations;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
-import io.hooklens.rules.openshift.DcHook;
 import java.util.OptionalLong;
 
 @RuleInfo(

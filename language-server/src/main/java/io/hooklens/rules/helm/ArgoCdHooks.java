@@ -1,6 +1,8 @@
 package io.hooklens.rules.helm;
 
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmAnnotations;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.ArrayList;
@@ -24,8 +26,9 @@ final class ArgoCdHooks {
   static final String ARGO_DELETE_POLICY = "argocd.argoproj.io/hook-delete-policy";
 
   /** Argo CD's own delete policies, by the Helm policy each matches. */
-  private static final Map<String, String> ARGO_POLICIES = Map.of(
-      "BeforeHookCreation", "before-hook-creation", "HookSucceeded", "hook-succeeded", "HookFailed", "hook-failed");
+  private static final Map<String, DeletePolicy> ARGO_POLICIES = Map.of("BeforeHookCreation",
+      DeletePolicy.BEFORE_HOOK_CREATION, "HookSucceeded", DeletePolicy.HOOK_SUCCEEDED, "HookFailed",
+      DeletePolicy.HOOK_FAILED);
 
   /** The Helm events Argo CD runs, and its phase for each. */
   static final Map<String, String> PHASES = Map.of(
@@ -75,15 +78,15 @@ final class ArgoCdHooks {
     Set<String> out = new LinkedHashSet<>();
     for (String item : items(argo)) {
       if (ARGO_POLICIES.containsKey(item)) {
-        out.add(ARGO_POLICIES.get(item));
+        out.add(ARGO_POLICIES.get(item).annotation());
       }
     }
     for (String item : items(helm)) {
-      if (HelmAnnotations.DELETE_POLICIES.contains(item)) {
+      if (DeletePolicy.SPELLINGS.contains(item)) {
         out.add(item);
       }
     }
-    return out.isEmpty() ? Set.of(RegisteredHooks.BEFORE_HOOK_CREATION) : out;
+    return out.isEmpty() ? Set.of(DeletePolicy.DEFAULT.annotation()) : out;
   }
 
   /** The phases Argo CD runs the given Helm events in, each once, in order. */

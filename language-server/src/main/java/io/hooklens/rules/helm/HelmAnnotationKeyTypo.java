@@ -7,6 +7,7 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.HelmAnnotations;
 import io.hooklens.core.yaml.YMap;
 import java.util.List;
 import java.util.Locale;

@@ -7,6 +7,9 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.HashSet;
@@ -50,19 +53,19 @@ public final class HelmHookDeletePolicyUnknown implements Rule {
         continue;
       }
       List<HelmAnnotations.Item> items = RegisteredHooks.items(v);
-      boolean anyKnown = items.stream().anyMatch(i -> HelmAnnotations.DELETE_POLICIES.contains(i.normalized()));
+      boolean anyKnown = items.stream().anyMatch(i -> DeletePolicy.SPELLINGS.contains(i.normalized()));
       if (!anyKnown && items.stream().allMatch(i -> i.normalized().isEmpty())) {
-        ctx.report(RegisteredHooks.valueOrKey(e), "empty");
+        ctx.report(FindingPlaces.valueOrKey(e), "empty");
         continue;
       }
       Set<String> reported = new HashSet<>();
       for (HelmAnnotations.Item i : items) {
         String policy = i.normalized();
         // A stray comma next to a known policy changes nothing: the list is not empty either way.
-        if (policy.isEmpty() || HelmAnnotations.DELETE_POLICIES.contains(policy) || !reported.add(policy)) {
+        if (policy.isEmpty() || DeletePolicy.SPELLINGS.contains(policy) || !reported.add(policy)) {
           continue;
         }
-        List<String> near = HelmAnnotations.nearest(policy, HelmAnnotations.DELETE_POLICIES);
+        List<String> near = HelmAnnotations.nearest(policy, DeletePolicy.SPELLINGS);
         String suffix = anyKnown ? "" : "Alone";
         if (near.isEmpty()) {
           ctx.report(v, "unknown" + suffix, i.raw().trim());
@@ -83,13 +86,13 @@ public final class HelmHookDeletePolicyUnknown implements Rule {
       return;
     }
     List<String> items = ArgoCdHooks.items(v);
-    boolean anyKnown = items.stream().anyMatch(HelmAnnotations.DELETE_POLICIES::contains);
+    boolean anyKnown = items.stream().anyMatch(DeletePolicy.SPELLINGS::contains);
     for (String item : items) {
       String lower = item.toLowerCase(Locale.ROOT);
-      if (HelmAnnotations.DELETE_POLICIES.contains(item) || HelmAnnotations.DELETE_POLICIES.contains(lower)) {
+      if (DeletePolicy.SPELLINGS.contains(item) || DeletePolicy.SPELLINGS.contains(lower)) {
         continue;
       }
-      List<String> near = HelmAnnotations.nearest(lower, HelmAnnotations.DELETE_POLICIES);
+      List<String> near = HelmAnnotations.nearest(lower, DeletePolicy.SPELLINGS);
       String hint = near.isEmpty() ? "" : " (did you mean " + quoted(near) + "?)";
       fixes(ctx, ctx.report(v, anyKnown ? "unknownArgo" : "unknownAloneArgo", item, hint), v, item, near);
     }

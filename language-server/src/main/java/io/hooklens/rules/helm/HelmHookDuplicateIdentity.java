@@ -7,6 +7,9 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.YNode;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -63,7 +66,7 @@ public final class HelmHookDuplicateIdentity implements Rule {
         continue;
       }
       Hook h = new Hook(r, events.get(), RegisteredHooks.weight(r),
-          policies.get().contains(RegisteredHooks.BEFORE_HOOK_CREATION));
+          policies.get().contains(DeletePolicy.BEFORE_HOOK_CREATION.annotation()));
       byIdentity.computeIfAbsent(id, k -> new ArrayList<>()).add(h);
       if (!h.replaces()) {
         reportEventsListedTwice(ctx, h);
@@ -93,8 +96,8 @@ public final class HelmHookDuplicateIdentity implements Rule {
       }
       Resource earlier = first.putIfAbsent(id, r);
       if (earlier != null) {
-        YNode at = RegisteredHooks.nameNode(earlier);
-        ctx.report(RegisteredHooks.nameNode(r), "argo", id.display(), at.range().start().line() + 1)
+        YNode at = FindingPlaces.nameNode(earlier);
+        ctx.report(FindingPlaces.nameNode(r), "argo", id.display(), at.range().start().line() + 1)
             .related(at, "the other hook creating " + id.display());
       }
     }
@@ -148,8 +151,8 @@ public final class HelmHookDuplicateIdentity implements Rule {
     }
     String message = HookRunner.appliesServerSide(ctx.targets()) ? "apply" : "create";
     for (var e : earlierOf.entrySet()) {
-      YNode earlier = RegisteredHooks.nameNode(e.getValue().resource());
-      ctx.report(RegisteredHooks.nameNode(e.getKey().resource()), message, id.display(),
+      YNode earlier = FindingPlaces.nameNode(e.getValue().resource());
+      ctx.report(FindingPlaces.nameNode(e.getKey().resource()), message, id.display(),
           String.join(", ", eventsOf.get(e.getKey())), earlier.range().start().line() + 1,
           HookRunner.name(ctx.targets()))
           .related(earlier, "the earlier hook creating " + id.display());

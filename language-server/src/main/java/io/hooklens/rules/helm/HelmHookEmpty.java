@@ -7,6 +7,8 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 
@@ -27,7 +29,7 @@ public final class HelmHookEmpty implements Rule {
         continue;
       }
       if (RegisteredHooks.items(v).stream().allMatch(i -> i.normalized().isEmpty())) {
-        ctx.report(RegisteredHooks.valueOrKey(e), "empty");
+        ctx.report(FindingPlaces.valueOrKey(e), "empty");
       }
     }
   }

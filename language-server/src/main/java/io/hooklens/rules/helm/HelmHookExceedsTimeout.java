@@ -12,6 +12,7 @@ import io.hooklens.core.model.Duration;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.HookDurations;
 import io.hooklens.core.model.PodSpec;
+import io.hooklens.core.model.helm.HelmHook;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;

@@ -7,6 +7,7 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.PodSpec;
+import io.hooklens.core.model.helm.HelmHook;
 import io.hooklens.core.yaml.YScalar;
 
 @RuleInfo(
@@ -40,7 +41,7 @@ public final class HelmHookJobRestartPolicy implements Rule {
       YScalar policy = pod.node().scalar("restartPolicy");
       if (policy == null || policy.type() == YScalar.Type.NULL) {
         if (!pod.hidesContent()) {
-          ctx.report(HelmHook.specKey(pod), "missing", h.resource().displayName())
+          ctx.report(FindingPlaces.specKey(pod), "missing", h.resource().displayName())
               .fix(NEVER, false, ctx.edits().insertString(pod.node(), "restartPolicy", "Never"));
         }
       } else if (!policy.isTemplated() && !policy.value().equals("Never") && !policy.value().equals("OnFailure")) {

@@ -6,6 +6,9 @@ import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.HelmHook;
 import io.hooklens.core.yaml.YScalar;
 import java.util.List;
 import java.util.Locale;
@@ -34,12 +37,12 @@ public final class HelmHookKeepIgnored implements Rule {
           || h.kind().equals("CustomResourceDefinition")) {
         continue;
       }
-      List<String> policies = h.deletePolicies();
+      List<DeletePolicy> policies = h.deletePolicies();
       if (policies == null) {
         continue;
       }
       // hook-failed alone removes only a hook that failed: what succeeded stays, as keep asks.
-      List<String> deleting = policies.stream().filter(p -> !p.equals("hook-failed")).toList();
+      List<DeletePolicy> deleting = policies.stream().filter(p -> p != DeletePolicy.HOOK_FAILED).toList();
       if (deleting.isEmpty()) {
         continue;
       }
@@ -53,8 +56,8 @@ public final class HelmHookKeepIgnored implements Rule {
     }
   }
 
-  private static String when(String policy) {
-    return policy.equals("before-hook-creation")
+  private static String when(DeletePolicy policy) {
+    return policy == DeletePolicy.BEFORE_HOOK_CREATION
         ? "before the hook runs again (before-hook-creation)"
         : "once the event's hooks succeed (hook-succeeded)";
   }

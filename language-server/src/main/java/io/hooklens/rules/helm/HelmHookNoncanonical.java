@@ -1,6 +1,6 @@
 package io.hooklens.rules.helm;
 
-import static io.hooklens.rules.helm.HelmAnnotations.annotation;
+import static io.hooklens.core.model.helm.HelmAnnotations.annotation;
 
 import io.hooklens.core.engine.Message;
 import io.hooklens.core.engine.Rule;
@@ -9,6 +9,8 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmAnnotations;
 import io.hooklens.core.yaml.YScalar;
 import java.util.Collection;
 
@@ -37,7 +39,7 @@ public final class HelmHookNoncanonical implements Rule {
         continue;
       }
       check(ctx, annotation(r, HelmAnnotations.HOOK), HelmAnnotations.EVENTS, argo);
-      check(ctx, annotation(r, HelmAnnotations.DELETE_POLICY), HelmAnnotations.DELETE_POLICIES, argo);
+      check(ctx, annotation(r, HelmAnnotations.DELETE_POLICY), DeletePolicy.SPELLINGS, argo);
       // Argo CD ignores the output-log policy whatever its case (HL217).
       if (!argo) {
         check(ctx, annotation(r, HelmAnnotations.OUTPUT_LOG_POLICY), HelmAnnotations.OUTPUT_LOG_POLICIES, false);

@@ -6,6 +6,8 @@ import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmHook;
 import java.util.List;
 import java.util.Set;
 
@@ -38,9 +40,9 @@ public final class HelmHookNotAwaited implements Rule {
       if (h.isAwaited() || h.podSpec(doc) == null) {
         continue;
       }
-      List<String> policies = h.deletePolicies();
+      List<DeletePolicy> policies = h.deletePolicies();
       List<String> reruns = h.events().stream().filter(RERUN::contains).toList();
-      if (policies != null && policies.contains("before-hook-creation") && !reruns.isEmpty()) {
+      if (policies != null && policies.contains(DeletePolicy.BEFORE_HOOK_CREATION) && !reruns.isEmpty()) {
         ctx.report(h.hookValue(), "recreated", h.kind(), String.join(", ", reruns));
       } else {
         ctx.report(h.hookValue(), "notAwaited", h.kind());

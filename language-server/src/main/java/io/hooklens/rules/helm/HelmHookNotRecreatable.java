@@ -8,6 +8,9 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.engine.Targets;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.List;
@@ -50,15 +53,15 @@ public final class HelmHookNotRecreatable implements Rule {
       } else {
         policies = RegisteredHooks.deletePolicies(r).orElse(null);
       }
-      if (policies != null && !policies.contains(RegisteredHooks.BEFORE_HOOK_CREATION)
-          && !policies.contains(RegisteredHooks.HOOK_SUCCEEDED)) {
+      if (policies != null && !policies.contains(DeletePolicy.BEFORE_HOOK_CREATION.annotation())
+          && !policies.contains(DeletePolicy.HOOK_SUCCEEDED.annotation())) {
         String id = targets.argoCd() ? "argo" : HookRunner.appliesServerSide(targets) ? "apply" : "create";
         // Not applied by --fix: the hook object is then deleted before each run, which is a change of behaviour.
         YScalar v = (YScalar) e.value();
         String separator = v.value().contains(", ") ? ", " : ",";
-        ctx.report(RegisteredHooks.valueOrKey(e), id, r.kind(), HookRunner.name(targets))
+        ctx.report(FindingPlaces.valueOrKey(e), id, r.kind(), HookRunner.name(targets))
             .fix("Add before-hook-creation", false, v.value().isBlank() || v.isTemplated() ? List.of()
-                : ctx.edits().appendToValue(v, separator + RegisteredHooks.BEFORE_HOOK_CREATION));
+                : ctx.edits().appendToValue(v, separator + DeletePolicy.BEFORE_HOOK_CREATION.annotation()));
       }
     }
   }

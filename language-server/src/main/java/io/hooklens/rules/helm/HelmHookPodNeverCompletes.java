@@ -7,6 +7,7 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.PodSpec;
+import io.hooklens.core.model.helm.HelmHook;
 import io.hooklens.core.yaml.YScalar;
 
 @RuleInfo(
@@ -40,7 +41,7 @@ public final class HelmHookPodNeverCompletes implements Rule {
       YScalar policy = pod.node().scalar("restartPolicy");
       if (policy == null || policy.type() == YScalar.Type.NULL) {
         if (!pod.hidesContent()) {
-          ctx.report(HelmHook.specKey(pod), argo ? "missingArgo" : "missing", h.resource().displayName())
+          ctx.report(FindingPlaces.specKey(pod), argo ? "missingArgo" : "missing", h.resource().displayName())
               .fix(HelmHookJobRestartPolicy.NEVER, false, ctx.edits().insertString(pod.node(), "restartPolicy", "Never"));
         }
       } else if (policy.value().equals("Always")) {

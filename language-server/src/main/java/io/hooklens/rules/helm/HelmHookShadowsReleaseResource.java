@@ -8,6 +8,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.engine.Targets;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.YNode;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -60,9 +61,9 @@ public final class HelmHookShadowsReleaseResource implements Rule {
     for (var hook : hooks.entrySet()) {
       Resource normal = release.get(hook.getValue());
       if (normal != null) {
-        YNode other = RegisteredHooks.nameNode(normal);
+        YNode other = FindingPlaces.nameNode(normal);
         String display = hook.getValue().display();
-        ctx.report(RegisteredHooks.nameNode(hook.getKey()), message, display, other.range().start().line() + 1,
+        ctx.report(FindingPlaces.nameNode(hook.getKey()), message, display, other.range().start().line() + 1,
             HookRunner.name(targets))
             .related(other, "the release resource " + display);
       }

@@ -7,6 +7,8 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.YScalar;
 import java.util.LinkedHashSet;

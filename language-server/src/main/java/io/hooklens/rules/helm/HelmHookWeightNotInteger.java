@@ -7,6 +7,8 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.math.BigDecimal;
@@ -45,7 +47,7 @@ public final class HelmHookWeightNotInteger implements Rule {
       }
       if (s.isBlank()) {
         // Helm reads an empty weight as 0, so writing 0 changes nothing but the warning.
-        ctx.report(RegisteredHooks.valueOrKey(e), "empty")
+        ctx.report(FindingPlaces.valueOrKey(e), "empty")
             .fix("Write \"0\"", true, v.type() == YScalar.Type.STRING ? ctx.edits().replaceString(v, "0") : List.of());
       } else {
         String near = nearestInteger(s.trim());

@@ -6,6 +6,7 @@ import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.YMap;
 
 @RuleInfo(

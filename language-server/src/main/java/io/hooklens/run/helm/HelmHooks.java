@@ -10,7 +10,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
-import io.hooklens.rules.helm.HookPlan;
+import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.run.kube.Manifests;
 import io.hooklens.run.kube.PodLogs;
 import io.hooklens.run.kube.PodRun;
@@ -67,7 +68,7 @@ public final class HelmHooks {
   public enum Outcome { SUCCEEDED, FAILED, TIMED_OUT, NOT_CREATED }
 
   /** A deletion by a policy, and when it was asked for. */
-  public record Deletion(String policy, long nanos) {}
+  public record Deletion(DeletePolicy policy, long nanos) {}
 
   /**
    * One hook as it ran: its place and annotations, whether {@code before-hook-creation} replaced an existing
@@ -75,7 +76,7 @@ public final class HelmHooks {
    * ran for it, the deletion after it (null when none), and whether Helm prints its output
    * ({@code helm.sh/hook-output-log-policy}).
    */
-  public record HookResult(int position, String kind, String name, long weight, List<String> deletePolicies,
+  public record HookResult(int position, String kind, String name, long weight, List<DeletePolicy> deletePolicies,
       boolean defaultPolicy, boolean awaited, boolean replacedExisting, Outcome outcome, String message,
       long createdNanos, long finishedNanos, List<PodRun> pods, Deletion deletion, boolean outputLogged) {}
 
@@ -168,17 +169,17 @@ public final class HelmHooks {
       error = execute(name, run);
       if (error != null) {
         if (run.outcome != Outcome.NOT_CREATED) {
-          deleteByPolicy(run, "hook-failed");
+          deleteByPolicy(run, DeletePolicy.HOOK_FAILED);
         }
         for (Run earlier : runs.subList(0, runs.size() - 1)) {
-          deleteByPolicy(earlier, "hook-succeeded");
+          deleteByPolicy(earlier, DeletePolicy.HOOK_SUCCEEDED);
         }
         break;
       }
     }
     if (error == null) {
       for (int i = runs.size() - 1; i >= 0; i--) {
-        deleteByPolicy(runs.get(i), "hook-succeeded");
+        deleteByPolicy(runs.get(i), DeletePolicy.HOOK_SUCCEEDED);
       }
     }
     return new PhaseResult(name, runs.stream().map(Run::result).toList(), error, start, options.clock().now());
@@ -186,7 +187,7 @@ public final class HelmHooks {
 
   /** Creates one hook and waits for it; Helm's error message, or null when it succeeded. */
   private String execute(String event, Run run) {
-    if (run.step.deletePolicies().contains("before-hook-creation")) {
+    if (run.step.deletePolicies().contains(DeletePolicy.BEFORE_HOOK_CREATION)) {
       run.replacedExisting = delete(run.object);
     }
     run.created = options.clock().now();
@@ -279,10 +280,10 @@ public final class HelmHooks {
     return pods.stream().map(p -> PodRun.of(p, options.logs())).toList();
   }
 
-  private void deleteByPolicy(Run run, String policy) {
+  private void deleteByPolicy(Run run, DeletePolicy policy) {
     if (run.step.deletePolicies().contains(policy) && !"CustomResourceDefinition".equals(run.step.kind())) {
       run.deletion = new Deletion(policy, options.clock().now());
-      progress("  " + policy + ": deleting " + Manifests.describe(run.object));
+      progress("  " + policy.annotation() + ": deleting " + Manifests.describe(run.object));
       delete(run.object);
     }
   }

@@ -17,7 +17,7 @@ import io.hooklens.core.model.Resource;
 import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
-import io.hooklens.rules.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.run.kube.EventRecorder;
 import io.hooklens.run.kube.PodLogs;
 import io.hooklens.run.kube.PodRun;

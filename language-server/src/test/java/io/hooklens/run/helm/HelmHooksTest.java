@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hooklens.Timing;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.helm.DeletePolicy;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YamlReader;
 import io.hooklens.run.RunFixture;
@@ -179,8 +180,8 @@ class HelmHooksTest {
     HookResult two = phase.hooks().get(1);
     assertEquals(Outcome.FAILED, two.outcome());
     assertEquals(3, two.pods().get(0).containers().get(0).exitCode());
-    assertEquals("hook-failed", two.deletion().policy());
-    assertEquals("hook-succeeded", phase.hooks().get(0).deletion().policy(), "earlier hooks' hook-succeeded applies");
+    assertEquals(DeletePolicy.HOOK_FAILED, two.deletion().policy());
+    assertEquals(DeletePolicy.HOOK_SUCCEEDED, phase.hooks().get(0).deletion().policy(), "earlier hooks' hook-succeeded applies");
     assertNull(pod("one"));
     assertNull(pod("two"));
     assertNull(pod("three"), "never created");
@@ -234,7 +235,7 @@ class HelmHooksTest {
     assertEquals(1, migrate.pods().size());
     String output = migrate.pods().get(0).containers().get(0).output();
     assertTrue(output.matches("ran migrate-[a-z0-9]{5}\nmigrated\n"), output);
-    assertEquals("hook-succeeded", migrate.deletion().policy());
+    assertEquals(DeletePolicy.HOOK_SUCCEEDED, migrate.deletion().policy());
     assertNull(run.client.batch().v1().jobs().inNamespace(namespace).withName("migrate").get());
     run.await("the Job's pods deleted", () -> run.client.pods().inNamespace(namespace).withLabel("job-name", "migrate")
         .list().getItems().isEmpty() ? true : null, 10_000);
@@ -249,7 +250,7 @@ class HelmHooksTest {
     assertEquals(2, check.pods().size(), "backoffLimit 1: two pods");
     assertEquals(List.of("check", "check"), order());
     assertFalse(check.outputLogged(), "no output log policy");
-    assertEquals("hook-failed", check.deletion().policy());
+    assertEquals(DeletePolicy.HOOK_FAILED, check.deletion().policy());
     assertNull(run.client.batch().v1().jobs().inNamespace(namespace).withName("check").get());
   }
 

@@ -1,4 +1,4 @@
-package io.hooklens.rules.openshift;
+package io.hooklens.core.model.openshift;
 
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
@@ -326,7 +326,7 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
   }
 
   /** An integer field: its value, the default when absent or null, empty when it is anything else. */
-  static OptionalLong orDefault(YScalar s, long defaultValue) {
+  public static OptionalLong orDefault(YScalar s, long defaultValue) {
     if (s == null || s.type() == YScalar.Type.NULL) {
       return OptionalLong.of(defaultValue);
     }

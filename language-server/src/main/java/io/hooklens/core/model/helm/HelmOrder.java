@@ -1,4 +1,4 @@
-package io.hooklens.rules.helm;
+package io.hooklens.core.model.helm;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -14,9 +14,9 @@ import java.util.Map;
  * The name already breaks weight ties, so the kind order survives only between hooks of equal weight
  * and equal name, whatever Helm's documentation says.
  */
-final class HelmOrder {
+public final class HelmOrder {
   /** Helm's {@code InstallOrder}: kinds listed earlier are installed first. */
-  static final List<String> INSTALL_ORDER = List.of(
+  public static final List<String> INSTALL_ORDER = List.of(
       "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
       "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
       "PersistentVolume", "PersistentVolumeClaim", "CustomResourceDefinition", "ClusterRole", "ClusterRoleList",
@@ -28,7 +28,7 @@ final class HelmOrder {
   private static final Map<String, Integer> RANK = rank();
 
   /** Helm's kind order: known kinds by install order, then unknown kinds alphabetically. */
-  static final Comparator<String> BY_KIND = (a, b) -> {
+  public static final Comparator<String> BY_KIND = (a, b) -> {
     Integer ra = RANK.get(a);
     Integer rb = RANK.get(b);
     if (ra == null && rb == null) {
@@ -58,7 +58,7 @@ final class HelmOrder {
    * kind, weight and name keep that order; across template files Helm's own order for them is not fixed.
    * Hooks whose weight is a template expression have no known place; callers leave them out.
    */
-  static List<HelmHook> sort(List<HelmHook> hooks) {
+  public static List<HelmHook> sort(List<HelmHook> hooks) {
     List<HelmHook> out = new ArrayList<>(hooks);
     // List.sort is stable, as Go's sort.SliceStable and sort.Stable are.
     out.sort(Comparator.comparing(HelmHook::kind, BY_KIND));
@@ -68,7 +68,7 @@ final class HelmOrder {
   }
 
   /** Whether Helm's install order puts kind {@code a} strictly before kind {@code b}. */
-  static boolean kindBefore(String a, String b) {
+  public static boolean kindBefore(String a, String b) {
     return BY_KIND.compare(a, b) < 0;
   }
 

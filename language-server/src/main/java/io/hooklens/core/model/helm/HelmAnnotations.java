@@ -1,4 +1,4 @@
-package io.hooklens.rules.helm;
+package io.hooklens.core.model.helm;
 
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.Spelling;
@@ -32,8 +32,6 @@ public final class HelmAnnotations {
   /** Events Helm 3 and 4 accept; {@code test-success} is an alias of {@code test}. */
   public static final List<String> EVENTS = List.of("pre-install", "post-install", "pre-delete", "post-delete",
       "pre-upgrade", "post-upgrade", "pre-rollback", "post-rollback", "test", "test-success");
-
-  public static final List<String> DELETE_POLICIES = List.of("before-hook-creation", "hook-succeeded", "hook-failed");
 
   public static final Set<String> OUTPUT_LOG_POLICIES = Set.of("hook-succeeded", "hook-failed");
 

@@ -1,4 +1,4 @@
-package io.hooklens.rules.openshift;
+package io.hooklens.lsp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

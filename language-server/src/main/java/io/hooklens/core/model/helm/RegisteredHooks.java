@@ -1,9 +1,8 @@
-package io.hooklens.rules.helm;
+package io.hooklens.core.model.helm;
 
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.yaml.YMap;
-import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -16,18 +15,15 @@ import java.util.regex.Pattern;
  * What Helm makes of a document's hook annotations when it sorts a rendered chart: whether it reads them
  * at all, which events it registers, which delete policies apply, and which object the hook creates.
  */
-final class RegisteredHooks {
+public final class RegisteredHooks {
   /** Helm installs files under a chart's {@code crds/} directory as they are, without reading hook annotations. */
   private static final Pattern CRDS_DIR = Pattern.compile("(^|.*[/\\\\])crds[/\\\\].*");
-
-  static final String BEFORE_HOOK_CREATION = "before-hook-creation";
-  static final String HOOK_SUCCEEDED = "hook-succeeded";
 
   private RegisteredHooks() {}
 
   /** The object a hook creates; two documents with the same identity create the same object. */
-  record Identity(String group, String kind, String namespace, String name) {
-    String display() {
+  public record Identity(String group, String kind, String namespace, String name) {
+    public String display() {
       return kind + "/" + name;
     }
   }
@@ -36,12 +32,12 @@ final class RegisteredHooks {
    * Whether Helm reads this resource's hook annotations: only top-level documents count (Helm reads the
    * head of each document, not the items of a List), and nothing under a chart's {@code crds/} directory.
    */
-  static boolean readByHelm(HookDocument doc, Resource r) {
+  public static boolean readByHelm(HookDocument doc, Resource r) {
     return r.parent() == null && !CRDS_DIR.matcher(doc.name()).matches();
   }
 
   /** Whether the resource has a {@code helm.sh/hook} annotation at all, whatever its value. */
-  static boolean hasHookKey(Resource r) {
+  public static boolean hasHookKey(Resource r) {
     YMap a = r.annotations();
     return a != null && a.has(HelmAnnotations.HOOK);
   }
@@ -50,7 +46,7 @@ final class RegisteredHooks {
    * The items of a list annotation as Helm sees them. An empty YAML value reaches Helm as the empty string,
    * which splits into one empty item.
    */
-  static List<HelmAnnotations.Item> items(YScalar value) {
+  public static List<HelmAnnotations.Item> items(YScalar value) {
     if (value.type() == YScalar.Type.NULL) {
       return List.of(new HelmAnnotations.Item("", "", value));
     }
@@ -61,7 +57,7 @@ final class RegisteredHooks {
    * The events Helm registers the resource for, in order, {@code test-success} read as {@code test}; empty
    * when it is no hook, when the value is a template expression, or when Helm skips it for an unknown event.
    */
-  static Optional<List<String>> events(Resource r) {
+  public static Optional<List<String>> events(Resource r) {
     YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);
     if (v == null || v.isTemplated()) {
       return Optional.empty();
@@ -80,10 +76,10 @@ final class RegisteredHooks {
    * The delete policies Helm applies, with its default ({@code before-hook-creation} when the list is
    * empty, i.e. when the annotation is absent); empty when the value is a template expression.
    */
-  static Optional<Set<String>> deletePolicies(Resource r) {
+  public static Optional<Set<String>> deletePolicies(Resource r) {
     YMap a = r.annotations();
     if (a == null || !a.has(HelmAnnotations.DELETE_POLICY)) {
-      return Optional.of(Set.of(BEFORE_HOOK_CREATION));
+      return Optional.of(Set.of(DeletePolicy.DEFAULT.annotation()));
     }
     YScalar v = a.scalar(HelmAnnotations.DELETE_POLICY);
     if (v == null || v.isTemplated()) {
@@ -95,7 +91,7 @@ final class RegisteredHooks {
   }
 
   /** The hook weight Helm uses, or empty when it is a template expression. */
-  static Optional<Long> weight(Resource r) {
+  public static Optional<Long> weight(Resource r) {
     YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.WEIGHT);
     if (v != null && v.isTemplated()) {
       return Optional.empty();
@@ -107,7 +103,7 @@ final class RegisteredHooks {
    * The object the resource creates, or null when its kind, name or namespace is unknown (absent, a
    * template expression, or left to {@code generateName}). An absent namespace is the release namespace.
    */
-  static Identity identity(Resource r) {
+  public static Identity identity(Resource r) {
     String apiVersion = r.apiVersion() == null ? "" : r.apiVersion();
     String namespace = r.namespace() == null ? "" : r.namespace();
     if (r.kind() == null || r.name() == null || isTemplate(r.kind()) || isTemplate(r.name())
@@ -116,17 +112,6 @@ final class RegisteredHooks {
     }
     int slash = apiVersion.indexOf('/');
     return new Identity(slash < 0 ? "" : apiVersion.substring(0, slash), r.kind(), namespace, r.name());
-  }
-
-  /** The node of {@code metadata.name}, where findings about the object a resource creates go. */
-  static YNode nameNode(Resource r) {
-    return r.metadata().scalar("name");
-  }
-
-  /** The value of an entry, or its key when the value is empty and has no extent to point at. */
-  static YNode valueOrKey(YMap.Entry e) {
-    YNode v = e.value();
-    return v.range().start().equals(v.range().end()) ? e.key() : v;
   }
 
   private static boolean isTemplate(String s) {

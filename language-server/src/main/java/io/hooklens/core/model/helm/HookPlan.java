@@ -1,4 +1,4 @@
-package io.hooklens.rules.helm;
+package io.hooklens.core.model.helm;
 
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
@@ -26,7 +26,7 @@ public final class HookPlan {
    * @param source the hook's {@code helm.sh/hook} value, where it is shown to come from
    * @param resource the object the hook creates, as written
    */
-  public record Step(String kind, String name, long weight, List<String> deletePolicies, boolean defaultPolicy,
+  public record Step(String kind, String name, long weight, List<DeletePolicy> deletePolicies, boolean defaultPolicy,
       boolean awaited, Range source, Resource resource) {
 
     /** The {@code helm.sh/hook-output-log-policy} values Helm honours for this hook: only for Jobs and Pods. */
@@ -135,7 +135,7 @@ public final class HookPlan {
   }
 
   private static Step step(HelmHook h) {
-    List<String> policies = h.deletePolicies();
+    List<DeletePolicy> policies = h.deletePolicies();
     return new Step(h.kind(), h.name(), HelmAnnotations.weight(h.resource()), policies == null ? List.of() : policies,
         HelmAnnotations.entry(h.resource(), HelmAnnotations.DELETE_POLICY) == null, h.isAwaited(),
         h.hookValue().range(), h.resource());

@@ -1,6 +1,7 @@
-package io.hooklens.rules.openshift;
+package io.hooklens.lsp;
 
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YSeq;
