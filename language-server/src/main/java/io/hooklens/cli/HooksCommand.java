@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.model.HookDocument;
-import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.ParseProblem;
@@ -165,7 +165,7 @@ public final class HooksCommand implements Callable<Integer> {
       cells.add(new String[] {"#", "HOOK", "WEIGHT", "DELETE POLICY", "WAITS", "SOURCE"});
       for (Row r : rows) {
         HookPlan.Step s = r.step();
-        String policies = s.deletePolicies().isEmpty() ? "none" : String.join(",", s.deletePolicies().stream().map(DeletePolicy::annotation).toList());
+        String policies = s.deletePolicies().isEmpty() ? "none" : String.join(",", s.deletePolicyNames());
         // Names and policies come from the manifest; escaped before the columns are measured.
         String source = r.source().file() + ":" + (r.source().range().start().line() + 1);
         cells.add(new String[] {String.valueOf(r.position()), Printable.line(s.kind() + "/" + s.name()),
@@ -212,7 +212,7 @@ public final class HooksCommand implements Callable<Integer> {
         h.put("name", s.name());
         h.put("weight", s.weight());
         ArrayNode policies = h.putArray("deletePolicies");
-        s.deletePolicies().forEach(p -> policies.add(p.annotation()));
+        s.deletePolicyNames().forEach(policies::add);
         h.put("defaultDeletePolicy", s.defaultPolicy());
         h.put("waits", s.awaited());
         h.putObject("source")
@@ -229,12 +229,12 @@ public final class HooksCommand implements Callable<Integer> {
     @Override
     public String convert(String value) {
       String v = value.trim().toLowerCase(Locale.ROOT);
-      String e = v.equals("test-success") ? "test" : v;
-      if (!HookPlan.EVENTS.contains(e)) {
-        throw new TypeConversionException("must be one of " + String.join(", ", HookPlan.EVENTS) + ", not \""
+      HelmEvent e = HelmEvent.parse(v);
+      if (e == null) {
+        throw new TypeConversionException("must be one of " + String.join(", ", HelmEvent.NAMES) + ", not \""
             + value + "\"");
       }
-      return e;
+      return e.annotation();
     }
   }
 }

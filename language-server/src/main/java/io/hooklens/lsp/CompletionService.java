@@ -6,6 +6,7 @@ import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.DeletePolicy;
 import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
@@ -214,9 +215,9 @@ final class CompletionService {
     Set<String> listed = ctx.listed();
     switch (ctx.key()) {
       case HelmAnnotations.HOOK -> {
-        for (String e : HelmAnnotations.EVENTS) {
-          // test-success is a deprecated alias (HL204).
-          if (!e.equals("test-success") && !listed.contains(e)) {
+        // test-success, a deprecated alias (HL204), is not offered.
+        for (String e : HelmEvent.NAMES) {
+          if (!listed.contains(e)) {
             out.add(value(r, e, false, HookFacts.event(e), out.size()));
           }
         }
@@ -250,7 +251,7 @@ final class CompletionService {
 
   private void helmKeys(Request r, List<CompletionItem> out) {
     Set<String> present = r.ctx.siblings();
-    String events = String.join(",", HelmAnnotations.EVENTS.stream().filter(e -> !e.equals("test-success")).toList());
+    String events = String.join(",", HelmEvent.NAMES);
     boolean hook = present.contains(HelmAnnotations.HOOK);
     addKey(r, out, HelmAnnotations.HOOK, "${1|" + events + "|}", false,
         "makes this resource a Helm hook: Helm creates it at the events listed, not with the release");

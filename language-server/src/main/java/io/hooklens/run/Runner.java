@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.hooklens.core.engine.Finding;
+import io.hooklens.core.model.helm.HelmOperation;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.run.cluster.EmbeddedCluster;
@@ -32,7 +33,6 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -237,9 +237,9 @@ public final class Runner implements AutoCloseable {
       if (plan.kind() == SequencePlan.Kind.HELM) {
         HelmHooks hooks = new HelmHooks(client, new HelmHooks.Options(namespace, plan.timeout(), logs, clock,
             line -> progress.line((clock.now() - origin) / 1e9, plan.name(), line)));
-        String operation = plan.operation();
+        HelmOperation operation = plan.operation();
         sequence = operation == null ? builder.event(hooks.runEvent(plan.doc(), plan.name()), clock.now())
-            : builder.helm(hooks.run(plan.doc(), HelmHooks.Operation.valueOf(helmOperation(operation))), clock.now());
+            : builder.helm(hooks.run(plan.doc(), operation), clock.now());
       } else {
         DeploymentConfigDeployer deployer = new DeploymentConfigDeployer(client, new DeploymentConfigDeployer.Options(
             namespace, logs, clock, line -> progress.line((clock.now() - origin) / 1e9, plan.name(), line),
@@ -262,10 +262,6 @@ public final class Runner implements AutoCloseable {
     }
     return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), List.of(),
         List.of(sequence), notes);
-  }
-
-  private static String helmOperation(String operation) {
-    return "delete".equals(operation) ? "UNINSTALL" : operation.toUpperCase(Locale.ROOT);
   }
 
   private void open() {

@@ -72,7 +72,8 @@ final class SequenceBuilder {
           .findFirst().map(HookPlan.Event::steps).orElse(List.of());
       for (HelmHooks.HookResult hook : phase.hooks()) {
         Resource resource = hook.position() <= steps.size() ? steps.get(hook.position() - 1).resource() : null;
-        List<String> policies = new ArrayList<>(hook.deletePolicies().stream().map(DeletePolicy::annotation).toList());
+        List<String> policies = new ArrayList<>(
+            hook.deletePolicies().stream().map(DeletePolicy::annotation).toList());
         if (hook.defaultPolicy() && !policies.isEmpty()) {
           policies.set(0, policies.get(0) + " (default)");
         }

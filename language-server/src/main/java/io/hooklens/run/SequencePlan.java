@@ -6,7 +6,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
-import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmEvent;
+import io.hooklens.core.model.helm.HelmOperation;
 import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.JsonTree;
@@ -25,12 +26,6 @@ import java.util.function.Function;
  * plan with problems must not run.
  */
 public final class SequencePlan {
-  /**
-   * The Helm operations {@code --event} takes besides single events: each runs its pre event, the release, its
-   * post event.
-   */
-  public static final List<String> OPERATIONS = List.of("install", "upgrade", "rollback", "uninstall", "test");
-
   /** What runs. */
   public enum Kind { HELM, ROLLOUT }
 
@@ -58,7 +53,7 @@ public final class SequencePlan {
   }
 
   /**
-   * Plans a Helm operation ({@link #OPERATIONS}) or one event ({@code pre-install}, ...) of a rendered manifest.
+   * Plans a Helm operation ({@link HelmOperation}) or one event ({@code pre-install}, ...) of a rendered manifest.
    *
    * @param timeout how long Helm waits for each hook ({@code --timeout})
    * @param images the images the embedded node has, whose entrypoints stand in for a missing command
@@ -76,13 +71,13 @@ public final class SequencePlan {
     }
     List<String> events = events(event);
     if (events.isEmpty()) {
-      problems.add("--event " + event + " is neither a Helm operation (" + String.join(", ", OPERATIONS)
-          + ") nor a hook event (" + String.join(", ", HookPlan.EVENTS) + ")");
+      problems.add("--event " + event + " is neither a Helm operation (" + String.join(", ", HelmOperation.NAMES)
+          + ") nor a hook event (" + String.join(", ", HelmEvent.NAMES) + ")");
       return new SequencePlan(Kind.HELM, doc, event, null, timeout, lines, problems, origins);
     }
     Map<String, List<HookPlan.Step>> byEvent = new LinkedHashMap<>();
     HookPlan.of(doc).forEach(e -> byEvent.put(e.name(), e.steps()));
-    boolean operation = events.size() > 1 || OPERATIONS.contains(event);
+    HelmOperation operation = HelmOperation.parse(event);
     int hooks = 0;
     for (int i = 0; i < events.size(); i++) {
       String e = events.get(i);
@@ -92,15 +87,16 @@ public final class SequencePlan {
           + ", one at a time"));
       int position = 1;
       for (HookPlan.Step step : steps) {
-        String policies = step.deletePolicies().isEmpty() ? "none" : String.join(",", step.deletePolicies().stream().map(DeletePolicy::annotation).toList())
+        String policies = step.deletePolicies().isEmpty() ? "none" : String.join(",", step.deletePolicyNames())
             + (step.defaultPolicy() ? " (default)" : "");
         lines.add("  " + position++ + ". " + step.kind() + "/" + step.name() + " (weight " + step.weight()
             + ", delete policies " + policies + ")");
         containers(step.resource(), images, embedded, lines, problems);
       }
-      if (operation && i == 0 && !"test".equals(event)) {
+      if (operation != null && i == 0 && operation != HelmOperation.TEST) {
         List<Resource> release = HookPlan.releaseResources(doc);
-        String verb = "uninstall".equals(event) ? "deletes" : "install".equals(event) ? "creates" : "applies";
+        String verb = operation == HelmOperation.UNINSTALL ? "deletes"
+            : operation == HelmOperation.INSTALL ? "creates" : "applies";
         lines.add("release: " + verb + " " + (release.isEmpty() ? "nothing" : release.stream()
             .map(r -> r.kind() + "/" + r.name()).reduce((a, b) -> a + ", " + b).orElse(""))
             + (embedded && !release.isEmpty() ? " (stored in the API; their pods do not run)" : ""));
@@ -117,19 +113,17 @@ public final class SequencePlan {
 
   /** The events of an operation, or the one event; empty when it is neither. */
   static List<String> events(String event) {
-    return switch (event) {
-      case "install" -> List.of("pre-install", "post-install");
-      case "upgrade" -> List.of("pre-upgrade", "post-upgrade");
-      case "rollback" -> List.of("pre-rollback", "post-rollback");
-      case "uninstall", "delete" -> List.of("pre-delete", "post-delete");
-      case "test", "test-success" -> List.of("test");
-      default -> HookPlan.EVENTS.contains(event) ? List.of(event) : List.of();
-    };
+    HelmOperation operation = HelmOperation.parse(event);
+    if (operation != null) {
+      return operation.events().stream().map(HelmEvent::annotation).toList();
+    }
+    HelmEvent one = HelmEvent.parse(event);
+    return one == null ? List.of() : List.of(one.annotation());
   }
 
-  /** The operation's name for HelmHooks, or null for a single event. */
-  String operation() {
-    return OPERATIONS.contains(name) || "delete".equals(name) ? name : null;
+  /** The operation to run, or null for a single event. */
+  HelmOperation operation() {
+    return HelmOperation.parse(name);
   }
 
   /** The containers a hook object's pods run, for consent. */

@@ -11,6 +11,7 @@ import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.DeletePolicy;
 import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.yaml.YScalar;
 import java.util.Collection;
 
@@ -38,7 +39,7 @@ public final class HelmHookNoncanonical implements Rule {
       if (argo && !ArgoCdHooks.readsHelmEvents(r)) {
         continue;
       }
-      check(ctx, annotation(r, HelmAnnotations.HOOK), HelmAnnotations.EVENTS, argo);
+      check(ctx, annotation(r, HelmAnnotations.HOOK), HelmEvent.SPELLINGS, argo);
       check(ctx, annotation(r, HelmAnnotations.DELETE_POLICY), DeletePolicy.SPELLINGS, argo);
       // Argo CD ignores the output-log policy whatever its case (HL217).
       if (!argo) {

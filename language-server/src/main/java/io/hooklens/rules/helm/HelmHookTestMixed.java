@@ -6,6 +6,7 @@ import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HelmHook;
 import java.util.List;
 
@@ -24,7 +25,7 @@ public final class HelmHookTestMixed implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (HelmHook h : HelmHook.in(doc)) {
-      if (!h.events().contains(HelmHook.TEST)) {
+      if (!h.events().contains(HelmEvent.TEST.annotation())) {
         continue;
       }
       if (ctx.targets().argoCd()) {
@@ -36,7 +37,7 @@ public final class HelmHookTestMixed implements Rule {
         }
         continue;
       }
-      List<String> others = h.events().stream().filter(e -> !e.equals(HelmHook.TEST)).distinct().toList();
+      List<String> others = h.events().stream().filter(e -> !e.equals(HelmEvent.TEST.annotation())).distinct().toList();
       if (!others.isEmpty()) {
         ctx.report(h.hookValue(), "mixed", String.join(", ", others));
       }

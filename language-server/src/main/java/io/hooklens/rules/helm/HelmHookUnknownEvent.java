@@ -8,6 +8,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.core.yaml.YScalar;
@@ -66,7 +67,7 @@ public final class HelmHookUnknownEvent implements Rule {
       Set<String> reported = new LinkedHashSet<>();
       for (HelmAnnotations.Item i : items) {
         String event = i.normalized();
-        if (HelmAnnotations.EVENTS.contains(event) || HELM2_EVENTS.contains(event) || !reported.add(event)) {
+        if (HelmEvent.SPELLINGS.contains(event) || HELM2_EVENTS.contains(event) || !reported.add(event)) {
           continue;
         }
         if (event.isEmpty()) {
@@ -97,7 +98,7 @@ public final class HelmHookUnknownEvent implements Rule {
 
   /** The nearest events; the deprecated alias test-success is offered as test. */
   private static List<String> suggestions(String event) {
-    return HelmAnnotations.nearest(event, HelmAnnotations.EVENTS).stream()
+    return HelmAnnotations.nearest(event, HelmEvent.SPELLINGS).stream()
         .map(s -> s.equals("test-success") ? "test" : s)
         .distinct()
         .toList();

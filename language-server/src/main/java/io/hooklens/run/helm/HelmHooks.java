@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmOperation;
 import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.run.kube.Manifests;
 import io.hooklens.run.kube.PodLogs;
@@ -36,23 +37,6 @@ import java.util.function.Supplier;
 public final class HelmHooks {
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
   private static final long POLL_MILLIS = 20;
-
-  /** A Helm operation: the hook events around what it does to the release's own objects. */
-  public enum Operation {
-    INSTALL("pre-install", "post-install"),
-    UPGRADE("pre-upgrade", "post-upgrade"),
-    ROLLBACK("pre-rollback", "post-rollback"),
-    UNINSTALL("pre-delete", "post-delete"),
-    TEST(null, "test");
-
-    private final String pre;
-    private final String post;
-
-    Operation(String pre, String post) {
-      this.pre = pre;
-      this.post = post;
-    }
-  }
 
   /**
    * How to run. {@code clock} stamps every time in the results (the node agent's timeline when embedded, so hook
@@ -95,7 +79,7 @@ public final class HelmHooks {
       long endNanos) {}
 
   /** A whole operation: its events in order, the release step between them (null for test or when not reached). */
-  public record OperationResult(Operation operation, List<PhaseResult> phases, ReleaseResult release) {
+  public record OperationResult(HelmOperation operation, List<PhaseResult> phases, ReleaseResult release) {
     public boolean succeeded() {
       return phases.stream().allMatch(PhaseResult::succeeded) && (release == null || release.error() == null);
     }
@@ -110,20 +94,20 @@ public final class HelmHooks {
   }
 
   /** Runs an operation: its pre event, its release step and its post event, stopping at the first failure. */
-  public OperationResult run(HookDocument doc, Operation operation) {
+  public OperationResult run(HookDocument doc, HelmOperation operation) {
     List<PhaseResult> phases = new ArrayList<>();
-    if (operation.pre != null) {
-      PhaseResult pre = runEvent(doc, operation.pre);
+    if (operation.pre() != null) {
+      PhaseResult pre = runEvent(doc, operation.pre().annotation());
       phases.add(pre);
       if (!pre.succeeded()) {
         return new OperationResult(operation, List.copyOf(phases), null);
       }
     }
-    ReleaseResult release = operation == Operation.TEST ? null : release(doc, operation);
+    ReleaseResult release = operation == HelmOperation.TEST ? null : release(doc, operation);
     if (release != null && release.error() != null) {
       return new OperationResult(operation, List.copyOf(phases), release);
     }
-    phases.add(runEvent(doc, operation.post));
+    phases.add(runEvent(doc, operation.post().annotation()));
     return new OperationResult(operation, List.copyOf(phases), release);
   }
 
@@ -299,14 +283,15 @@ public final class HelmHooks {
   }
 
   /** The release step of an operation: the release's own objects, created, updated or deleted. */
-  private ReleaseResult release(HookDocument doc, Operation operation) {
+  private ReleaseResult release(HookDocument doc, HelmOperation operation) {
     long start = options.clock().now();
     List<Resource> resources = new ArrayList<>(HookPlan.releaseResources(doc));
     List<String> done = new ArrayList<>();
     List<String> kept = new ArrayList<>();
-    String action = operation == Operation.INSTALL ? "create" : operation == Operation.UNINSTALL ? "delete" : "apply";
+    String action = operation == HelmOperation.INSTALL ? "create"
+        : operation == HelmOperation.UNINSTALL ? "delete" : "apply";
     try {
-      if (operation == Operation.UNINSTALL) {
+      if (operation == HelmOperation.UNINSTALL) {
         // Helm uninstalls in the reverse of its install order.
         Collections.reverse(resources);
         for (Resource r : resources) {
@@ -322,7 +307,7 @@ public final class HelmHooks {
         for (Resource r : resources) {
           HasMetadata object = Manifests.toObject(r, options.namespace());
           var resource = client.resource(object).inNamespace(namespace(object));
-          if (operation == Operation.INSTALL) {
+          if (operation == HelmOperation.INSTALL) {
             resource.create();
           } else {
             resource.createOr(NonDeletingOperation::update);

@@ -11,11 +11,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.hooklens.Timing;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmOperation;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YamlReader;
 import io.hooklens.run.RunFixture;
 import io.hooklens.run.helm.HelmHooks.HookResult;
-import io.hooklens.run.helm.HelmHooks.Operation;
 import io.hooklens.run.helm.HelmHooks.OperationResult;
 import io.hooklens.run.helm.HelmHooks.Outcome;
 import io.hooklens.run.helm.HelmHooks.PhaseResult;
@@ -170,7 +170,7 @@ class HelmHooksTest {
         kind: ConfigMap
         metadata: {name: release-object}
         """;
-    OperationResult install = hooks(Duration.ofSeconds(20)).run(doc(yaml), Operation.INSTALL);
+    OperationResult install = hooks(Duration.ofSeconds(20)).run(doc(yaml), HelmOperation.INSTALL);
     assertFalse(install.succeeded());
     assertNull(install.release(), "the release step is not reached");
     PhaseResult phase = install.phases().get(0);
@@ -285,7 +285,7 @@ class HelmHooksTest {
         """;
     String yaml = release + pod("before", "pre-install", "", "true")
         + pod("after", "post-install", "", "test -n x");
-    OperationResult install = hooks(Duration.ofSeconds(20)).run(doc(yaml), Operation.INSTALL);
+    OperationResult install = hooks(Duration.ofSeconds(20)).run(doc(yaml), HelmOperation.INSTALL);
     assertTrue(install.succeeded());
     assertEquals(List.of("pre-install", "post-install"), install.phases().stream().map(PhaseResult::event).toList());
     assertEquals(List.of("ConfigMap/config", "Service/web"), install.release().objects());
@@ -293,7 +293,7 @@ class HelmHooksTest {
     assertTrue(install.phases().get(1).startNanos() >= install.release().endNanos());
     assertNotNull(run.client.configMaps().inNamespace(namespace).withName("config").get());
 
-    OperationResult uninstall = hooks(Duration.ofSeconds(20)).run(doc(yaml), Operation.UNINSTALL);
+    OperationResult uninstall = hooks(Duration.ofSeconds(20)).run(doc(yaml), HelmOperation.UNINSTALL);
     assertTrue(uninstall.succeeded());
     assertEquals(List.of("ConfigMap/config"), uninstall.release().objects());
     assertEquals(List.of("Service/web"), uninstall.release().kept());

@@ -29,10 +29,6 @@ public final class HelmAnnotations {
   public static final List<String> KNOWN_KEYS =
       List.of(HOOK, WEIGHT, DELETE_POLICY, OUTPUT_LOG_POLICY, RESOURCE_POLICY, DELETE_TIMEOUT);
 
-  /** Events Helm 3 and 4 accept; {@code test-success} is an alias of {@code test}. */
-  public static final List<String> EVENTS = List.of("pre-install", "post-install", "pre-delete", "post-delete",
-      "pre-upgrade", "post-upgrade", "pre-rollback", "post-rollback", "test", "test-success");
-
   public static final Set<String> OUTPUT_LOG_POLICIES = Set.of("hook-succeeded", "hook-failed");
 
   private HelmAnnotations() {}

@@ -17,8 +17,6 @@ import java.util.OptionalLong;
  * @param events the events as Helm stores them: normalised, with {@code test-success} read as {@code test}
  */
 public record HelmHook(Resource resource, YScalar hookValue, List<String> events) {
-  public static final String TEST = "test";
-
   /** Every hook of a document, in file order. */
   public static List<HelmHook> in(HookDocument doc) {
     List<HelmHook> out = new ArrayList<>();
@@ -43,10 +41,11 @@ public record HelmHook(Resource resource, YScalar hookValue, List<String> events
     }
     List<String> events = new ArrayList<>();
     for (HelmAnnotations.Item item : HelmAnnotations.items(value)) {
-      if (!HelmAnnotations.EVENTS.contains(item.normalized())) {
+      HelmEvent event = HelmEvent.parse(item.normalized());
+      if (event == null) {
         return null;
       }
-      events.add(item.normalized().equals("test-success") ? TEST : item.normalized());
+      events.add(event.annotation());
     }
     return new HelmHook(r, value, List.copyOf(events));
   }

@@ -13,10 +13,6 @@ import java.util.List;
  * are read as Helm reads rendered text: a weight that is not an integer counts as 0.
  */
 public final class HookPlan {
-  /** Helm's events in the order of a release's life: install, delete, upgrade, rollback, test. */
-  public static final List<String> EVENTS = List.of("pre-install", "post-install", "pre-delete", "post-delete",
-      "pre-upgrade", "post-upgrade", "pre-rollback", "post-rollback", HelmHook.TEST);
-
   /**
    * One hook at its place in an event.
    *
@@ -28,6 +24,11 @@ public final class HookPlan {
    */
   public record Step(String kind, String name, long weight, List<DeletePolicy> deletePolicies, boolean defaultPolicy,
       boolean awaited, Range source, Resource resource) {
+
+    /** The delete policies as the annotation writes them. */
+    public List<String> deletePolicyNames() {
+      return deletePolicies.stream().map(DeletePolicy::annotation).toList();
+    }
 
     /** The {@code helm.sh/hook-output-log-policy} values Helm honours for this hook: only for Jobs and Pods. */
     public List<String> outputLogPolicies() {
@@ -55,18 +56,18 @@ public final class HookPlan {
 
   private HookPlan() {}
 
-  /** Every event of {@link #EVENTS}, with the document's hooks in Helm's order. */
+  /** Every {@link HelmEvent}, with the document's hooks in Helm's order. */
   public static List<Event> of(HookDocument doc) {
     List<HelmHook> hooks = registered(doc);
     List<Event> out = new ArrayList<>();
-    for (String event : EVENTS) {
+    for (String event : HelmEvent.NAMES) {
       out.add(new Event(event, HelmOrder.sort(inEvent(hooks, event)).stream().map(HookPlan::step).toList()));
     }
     return List.copyOf(out);
   }
 
   /**
-   * The places of a resource's hook in each event it lists, in {@link #EVENTS} order (twice for an event listed
+   * The places of a resource's hook in each event it lists, in {@link HelmEvent} order (twice for an event listed
    * twice); none when Helm does not register it as a hook or its own weight is a template expression.
    */
   public static List<Place> places(HookDocument doc, Resource r) {
@@ -76,7 +77,7 @@ public final class HookPlan {
     }
     List<HelmHook> hooks = registered(doc);
     List<Place> out = new ArrayList<>();
-    for (String event : EVENTS) {
+    for (String event : HelmEvent.NAMES) {
       if (!self.events().contains(event)) {
         continue;
       }

@@ -64,10 +64,11 @@ public final class RegisteredHooks {
     }
     List<String> out = new ArrayList<>();
     for (HelmAnnotations.Item i : items(v)) {
-      if (!HelmAnnotations.EVENTS.contains(i.normalized())) {
+      HelmEvent event = HelmEvent.parse(i.normalized());
+      if (event == null) {
         return Optional.empty();
       }
-      out.add(i.normalized().equals("test-success") ? "test" : i.normalized());
+      out.add(event.annotation());
     }
     return Optional.of(out);
   }
