@@ -1,9 +1,11 @@
 package io.hooklens.core.yaml;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 
 /**
  * A mapping. Lookups by key follow YAML merge keys ({@code <<: *base}); an explicit key wins over a
@@ -16,15 +18,18 @@ public final class YMap extends YNode {
   /** Maps this small are searched linearly; building a hash index for each would cost more. */
   private static final int LINEAR_MAX = 12;
 
-  private final List<Entry> entries;
+  /**
+   * Keys at even indices, each followed by its value. Entries are made when asked for: an object per pair and a
+   * list per map were a third of what the tree of a large file took.
+   */
+  private final YNode[] keysAndValues;
   private final Map<String, Entry> byKey;
-  private final int weight;
 
-  YMap(Range range, List<Entry> entries, List<YMap> merged, int weight) {
+  YMap(Range range, YNode[] keysAndValues, List<YMap> merged) {
     super(range);
-    this.weight = weight;
-    this.entries = List.copyOf(entries);
-    if (merged.isEmpty() && entries.size() <= LINEAR_MAX) {
+    this.keysAndValues = keysAndValues;
+    int size = keysAndValues.length / 2;
+    if (merged.isEmpty() && size <= LINEAR_MAX) {
       this.byKey = null;
       return;
     }
@@ -35,21 +40,39 @@ public final class YMap extends YNode {
       }
     }
     Map<String, Entry> explicit = new LinkedHashMap<>();
-    for (Entry e : entries) {
+    for (Entry e : entries()) {
       explicit.put(e.key().value(), e);
     }
     index.putAll(explicit);
     this.byKey = index;
   }
 
-  @Override
-  int weight() {
-    return weight;
+  private YScalar key(int i) {
+    return (YScalar) keysAndValues[2 * i];
+  }
+
+  private YNode value(int i) {
+    return keysAndValues[2 * i + 1];
   }
 
   /** Entries as written in this map, without merged ones. */
   public List<Entry> entries() {
-    return entries;
+    return new Entries();
+  }
+
+  private final class Entries extends AbstractList<Entry> implements RandomAccess {
+    @Override
+    public Entry get(int i) {
+      if (i < 0 || i >= size()) {
+        throw new IndexOutOfBoundsException(i);
+      }
+      return new Entry(key(i), value(i));
+    }
+
+    @Override
+    public int size() {
+      return keysAndValues.length / 2;
+    }
   }
 
   /** Effective entries, merged ones included, in a stable order. */
@@ -58,29 +81,48 @@ public final class YMap extends YNode {
       return new ArrayList<>(byKey.values());
     }
     Map<String, Entry> last = new LinkedHashMap<>();
-    for (Entry e : entries) {
+    for (Entry e : entries()) {
       last.put(e.key().value(), e);
     }
     return new ArrayList<>(last.values());
   }
 
   public boolean has(String key) {
-    return entry(key) != null;
+    return byKey != null ? byKey.containsKey(key) : indexOf(key) >= 0;
   }
 
   public YNode get(String key) {
-    Entry e = entry(key);
-    return e == null ? null : e.value();
+    if (byKey != null) {
+      Entry e = byKey.get(key);
+      return e == null ? null : e.value();
+    }
+    int i = indexOf(key);
+    return i < 0 ? null : value(i);
   }
 
   public Entry entry(String key) {
     if (byKey != null) {
       return byKey.get(key);
     }
-    for (int i = entries.size() - 1; i >= 0; i--) {
-      Entry e = entries.get(i);
-      if (e.key().value().equals(key)) {
-        return e;
+    int i = indexOf(key);
+    return i < 0 ? null : new Entry(key(i), value(i));
+  }
+
+  /** The index of the last entry written with a key, or -1. */
+  private int indexOf(String key) {
+    for (int i = keysAndValues.length / 2 - 1; i >= 0; i--) {
+      if (key(i).value().equals(key)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The key under which this map first holds a node (as its key or its value), or null. */
+  String keyOf(YNode node) {
+    for (int i = 0; i < keysAndValues.length; i++) {
+      if (keysAndValues[i] == node) {
+        return key(i / 2).value();
       }
     }
     return null;

@@ -14,7 +14,6 @@ public abstract sealed class YNode permits YMap, YSeq, YScalar {
   private final int endLine;
   private final int endColumn;
   private YNode parent;
-  private Object keyInParent;
 
   YNode(Range range) {
     this.startLine = range.start().line();
@@ -31,18 +30,25 @@ public abstract sealed class YNode permits YMap, YSeq, YScalar {
     return parent;
   }
 
-  /** The map key (a String) or sequence index (an Integer) under which the parent holds this node. */
+  /**
+   * The map key (a String) or sequence index (an Integer) under which the parent holds this node. Found in the
+   * parent rather than kept in each node: a field here cost every node of a large file four bytes, for a question
+   * few callers ask.
+   */
   public Object keyInParent() {
-    return keyInParent;
+    if (parent instanceof YMap m) {
+      return m.keyOf(this);
+    }
+    if (parent instanceof YSeq s) {
+      return s.indexOf(this);
+    }
+    return null;
   }
 
-  /** Nodes reachable from this one when aliases are expanded; bounds the work of full traversals. */
-  abstract int weight();
-
-  void attach(YNode parent, Object key) {
+  /** Sets the parent of a node the first time it is added to a collection; a node reached by alias keeps it. */
+  void attach(YNode parent) {
     if (this.parent == null) {
       this.parent = parent;
-      this.keyInParent = key;
     }
   }
 
@@ -50,7 +56,7 @@ public abstract sealed class YNode permits YMap, YSeq, YScalar {
   public String path() {
     Deque<Object> keys = new ArrayDeque<>();
     for (YNode n = this; n.parent != null; n = n.parent) {
-      keys.push(n.keyInParent);
+      keys.push(n.keyInParent());
     }
     StringBuilder sb = new StringBuilder();
     for (Object k : keys) {

@@ -5,17 +5,10 @@ import java.util.List;
 /** A sequence (block or flow). */
 public final class YSeq extends YNode {
   private final List<YNode> items;
-  private final int weight;
 
-  YSeq(Range range, List<YNode> items, int weight) {
+  YSeq(Range range, List<YNode> items) {
     super(range);
-    this.weight = weight;
     this.items = List.copyOf(items);
-  }
-
-  @Override
-  int weight() {
-    return weight;
   }
 
   public List<YNode> items() {
@@ -28,5 +21,15 @@ public final class YSeq extends YNode {
 
   public YNode get(int i) {
     return items.get(i);
+  }
+
+  /** The index at which this sequence first holds a node, or null. */
+  Integer indexOf(YNode node) {
+    for (int i = 0; i < items.size(); i++) {
+      if (items.get(i) == node) {
+        return i;
+      }
+    }
+    return null;
   }
 }

@@ -2,6 +2,7 @@ package io.hooklens.core.yaml;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -361,7 +362,7 @@ public final class YamlReader {
     private int nextIndex;
     private final List<ParseProblem> problems;
     private final Deque<Frame> stack = new ArrayDeque<>();
-    private final Map<String, YNode> anchors = new HashMap<>();
+    private final Map<String, Anchored> anchors = new HashMap<>();
     private final Set<String> open = new HashSet<>();
     private final Map<String, String> strings = new HashMap<>();
     private Position docStart;
@@ -400,24 +401,24 @@ public final class YamlReader {
           ScalarEvent e = (ScalarEvent) event;
           YScalar s = new YScalar(new Range(pos(e.getStartMark()), pos(e.getEndMark())), shared(e.getValue()),
               resolve(e), e.getScalarStyle() != ScalarStyle.PLAIN);
-          anchor(e, s);
-          add(s, 1);
+          anchor(e, s, 1);
+          add(s, 1, 1);
         }
         case Alias -> {
           AliasEvent e = (AliasEvent) event;
           String name = e.getAlias().getValue();
           Range at = new Range(pos(e.getStartMark()), pos(e.getEndMark()));
-          YNode target = anchors.get(name);
+          Anchored target = anchors.get(name);
           if (target == null) {
             String why = open.contains(name) ? "refers to a node that contains it" : "is not defined";
             throw new LimitExceeded("Alias *" + name + " " + why, at);
           }
-          if (!(target instanceof YScalar) && ++aliases > limits.maxAliases()) {
+          if (!(target.node() instanceof YScalar) && ++aliases > limits.maxAliases()) {
             throw new LimitExceeded("More than " + limits.maxAliases()
                 + " aliases to collections in one document; refused to protect against alias bombs", at);
           }
           // Expanding the alias copies the whole anchored subtree into the document.
-          add(target, target.weight());
+          add(target.node(), target.weight(), target.weight());
         }
         case MappingStart, SequenceStart -> {
           CollectionStartEvent e = (CollectionStartEvent) event;
@@ -433,9 +434,9 @@ public final class YamlReader {
           Range range = new Range(f.start, pos(event.getEndMark()));
           YNode node = f.map ? f.toMap(range, problems) : f.toSeq(range);
           f.event.getAnchor().ifPresent(a -> open.remove(a.getValue()));
-          anchor(f.event, node);
+          anchor(f.event, node, f.weight);
           // Its items were counted as they arrived.
-          add(node, 1);
+          add(node, 1, f.weight);
         }
         default -> {
           // StreamStart, StreamEnd and comments carry nothing for the tree.
@@ -453,12 +454,15 @@ public final class YamlReader {
       return known == null ? value : known;
     }
 
-    private void anchor(NodeEvent e, YNode node) {
-      e.getAnchor().ifPresent(a -> anchors.put(a.getValue(), node));
+    private void anchor(NodeEvent e, YNode node, int weight) {
+      e.getAnchor().ifPresent(a -> anchors.put(a.getValue(), new Anchored(node, weight)));
     }
 
-    /** Adds a node to its parent, counting {@code nodes} more towards the document's expanded size. */
-    private void add(YNode node, int nodes) {
+    /**
+     * Adds a node to its parent, counting {@code nodes} more towards the document's expanded size; {@code weight} is
+     * the number of nodes it stands for once aliases are expanded.
+     */
+    private void add(YNode node, int nodes, int weight) {
       expanded += nodes;
       if (expanded > limits.maxExpandedNodes()) {
         throw new LimitExceeded("The document expands to more than " + limits.maxExpandedNodes()
@@ -468,10 +472,16 @@ public final class YamlReader {
       if (top == null) {
         root = node;
       } else {
-        top.add(node);
+        top.add(node, weight);
       }
     }
   }
+
+  /**
+   * An anchored node and the number of nodes it expands to, which an alias to it adds to the document: kept here,
+   * for the few nodes with anchors, rather than in every node.
+   */
+  private record Anchored(YNode node, int weight) {}
 
   private static final class Frame {
     final CollectionStartEvent event;
@@ -486,14 +496,14 @@ public final class YamlReader {
       this.start = start;
     }
 
-    void add(YNode node) {
+    void add(YNode node, int nodeWeight) {
       items.add(node);
-      weight += node.weight();
+      weight += nodeWeight;
     }
 
-    private static boolean containsKey(List<YMap.Entry> entries, String key) {
-      for (YMap.Entry e : entries) {
-        if (e.key().value().equals(key)) {
+    private static boolean containsKey(YNode[] keysAndValues, int entries, String key) {
+      for (int i = 0; i < entries; i++) {
+        if (((YScalar) keysAndValues[2 * i]).value().equals(key)) {
           return true;
         }
       }
@@ -501,15 +511,16 @@ public final class YamlReader {
     }
 
     YSeq toSeq(Range range) {
-      YSeq seq = new YSeq(range, items, weight);
-      for (int i = 0; i < items.size(); i++) {
-        items.get(i).attach(seq, i);
+      YSeq seq = new YSeq(range, items);
+      for (YNode item : items) {
+        item.attach(seq);
       }
       return seq;
     }
 
     YMap toMap(Range range, List<ParseProblem> problems) {
-      List<YMap.Entry> entries = new ArrayList<>(items.size() / 2);
+      YNode[] keysAndValues = new YNode[items.size() / 2 * 2];
+      int entries = 0;
       Set<String> seen = items.size() > 24 ? new HashSet<>() : null;
       List<YMap> merged = new ArrayList<>();
       for (int i = 0; i + 1 < items.size(); i += 2) {
@@ -525,17 +536,21 @@ public final class YamlReader {
           }
           continue;
         }
-        if (seen != null ? !seen.add(key.value()) : containsKey(entries, key.value())) {
+        if (seen != null ? !seen.add(key.value()) : containsKey(keysAndValues, entries, key.value())) {
           problems.add(new ParseProblem(ParseProblem.Kind.DUPLICATE_KEY, key.range(), "Key \"" + key.value()
               + "\" appears more than once in this mapping; kubectl rejects the file and other tools keep"
               + " only the last value"));
         }
-        entries.add(new YMap.Entry(key, v));
+        keysAndValues[2 * entries] = key;
+        keysAndValues[2 * entries + 1] = v;
+        entries++;
       }
-      YMap map = new YMap(range, entries, merged, weight);
-      for (YMap.Entry e : entries) {
-        e.key().attach(map, e.key().value());
-        e.value().attach(map, e.key().value());
+      if (2 * entries < keysAndValues.length) {
+        keysAndValues = Arrays.copyOf(keysAndValues, 2 * entries);
+      }
+      YMap map = new YMap(range, keysAndValues, merged);
+      for (int i = 0; i < 2 * entries; i++) {
+        keysAndValues[i].attach(map);
       }
       return map;
     }
