@@ -6,12 +6,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Renders a chart copy with real Helm. Helm runs in a render worker, a child process shared by every render of
  * this process and started again after it is stopped: Helm's memory is native, out of reach of the JVM's
  * limits, and a chart can make it loop or grow without end, so each render is bounded by the
- * {@link RenderLimits} and stopped past them.
+ * {@link RenderLimits} and stopped past them. A worker without a render for {@link RenderLimits#idleSeconds}
+ * is stopped too, and the next render starts another.
  */
 final class ChartRenderer {
   /** What Helm made of one values set. */
@@ -31,6 +36,10 @@ final class ChartRenderer {
 
   private static final Object LOCK = new Object();
   private static WorkerProcess worker;
+  /** When the worker last started or rendered, by {@link System#nanoTime()}. */
+  private static long lastUse;
+  private static ScheduledExecutorService idleTimer;
+  private static ScheduledFuture<?> idleStop;
 
   private ChartRenderer() {}
 
@@ -48,6 +57,7 @@ final class ChartRenderer {
   static void prepare() throws IOException {
     synchronized (LOCK) {
       worker();
+      used();
     }
   }
 
@@ -66,7 +76,11 @@ final class ChartRenderer {
         setValues.empty() == null ? "" : setValues.empty().toString(),
         "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes());
     synchronized (LOCK) {
-      return worker().render(request, limits);
+      try {
+        return worker().render(request, limits);
+      } finally {
+        used();
+      }
     }
   }
 
@@ -79,5 +93,32 @@ final class ChartRenderer {
       worker = WorkerProcess.start();
     }
     return worker;
+  }
+
+  /** Restarts the idle clock; called with {@link #LOCK} held. */
+  private static void used() {
+    lastUse = System.nanoTime();
+    if (idleTimer == null) {
+      idleTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "hooklens-helm-idle");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    if (idleStop != null) {
+      idleStop.cancel(false);
+    }
+    long seconds = RenderLimits.idleSeconds();
+    idleStop = idleTimer.schedule(() -> stopIfIdle(seconds), seconds, TimeUnit.SECONDS);
+  }
+
+  /** Stops the worker unless a render came since the idle clock was set: a stop about to run may wait for one. */
+  private static void stopIfIdle(long seconds) {
+    synchronized (LOCK) {
+      if (worker != null && System.nanoTime() - lastUse >= TimeUnit.SECONDS.toNanos(seconds)) {
+        worker.close();
+        worker = null;
+      }
+    }
   }
 }

@@ -18,6 +18,9 @@ record RenderLimits(long timeoutSeconds, long memoryMiB, long outputMiB) {
   static final String MEMORY = "hooklens.helm.memoryMiB";
   static final String OUTPUT = "hooklens.helm.outputMiB";
   static final RenderLimits DEFAULT = new RenderLimits(60, 1536, 64);
+  /** How long the render worker may sit without a render before it is stopped, in seconds. */
+  static final String IDLE = "hooklens.helm.idleSeconds";
+  static final long DEFAULT_IDLE_SECONDS = 300;
 
   private static final long MIB = 1024 * 1024;
   /** Bad values already warned about, so that a directory of charts says it once. */
@@ -27,6 +30,14 @@ record RenderLimits(long timeoutSeconds, long memoryMiB, long outputMiB) {
   static RenderLimits current() {
     return new RenderLimits(property(TIMEOUT, DEFAULT.timeoutSeconds), property(MEMORY, DEFAULT.memoryMiB),
         property(OUTPUT, DEFAULT.outputMiB));
+  }
+
+  /**
+   * The render worker's idle time limit the system property sets: an editor's server renders now and then and
+   * should not hold the worker's memory in between, while a run of {@code lint} renders one chart after another.
+   */
+  static long idleSeconds() {
+    return property(IDLE, DEFAULT_IDLE_SECONDS);
   }
 
   long timeoutNanos() {

@@ -44,7 +44,7 @@ public final class Edits {
     Style st = style(s);
     String text = switch (st) {
       case DOUBLE -> doubleQuoted(value);
-      case SINGLE -> value.indexOf('\n') < 0 ? "'" + value.replace("'", "''") + "'" : doubleQuoted(value);
+      case SINGLE -> singleOk(value) ? "'" + value.replace("'", "''") + "'" : doubleQuoted(value);
       case PLAIN -> plainOk(value, inFlow(s)) ? value : doubleQuoted(value);
       case OTHER -> null;
     };
@@ -86,7 +86,7 @@ public final class Edits {
     String inner = written.substring(open, written.length() - open);
     boolean literal = inner.equals(value) && switch (st) {
       case PLAIN -> plainOk(whole, inFlow(s));
-      case SINGLE -> replacement.indexOf('\'') < 0;
+      case SINGLE -> replacement.indexOf('\'') < 0 && singleOk(replacement);
       case DOUBLE -> doubleQuoted(replacement).equals("\"" + replacement + "\"");
       case OTHER -> false;
     };
@@ -332,11 +332,18 @@ public final class Edits {
     return !inFlow && v.matches("[A-Za-z][A-Za-z0-9._/-]*(, *[A-Za-z][A-Za-z0-9._/-]*)*");
   }
 
-  /** A double-quoted YAML (and JSON) string. */
+  /** Whether a one-line single-quoted scalar holds a string as it is: no line breaks, nothing to escape. */
+  private static boolean singleOk(String v) {
+    return v.codePoints().noneMatch(c -> c == '\n' || c == '\r' || escaped(c));
+  }
+
+  /**
+   * A double-quoted YAML (and JSON) string that reads back as {@code v} and shows every character: what
+   * {@link #escaped} names is written as a four-digit Unicode escape, an escape YAML and JSON both read.
+   */
   static String doubleQuoted(String v) {
     StringBuilder sb = new StringBuilder(v.length() + 2).append('"');
-    for (int i = 0; i < v.length(); i++) {
-      char c = v.charAt(i);
+    v.codePoints().forEach(c -> {
       switch (c) {
         case '"' -> sb.append("\\\"");
         case '\\' -> sb.append("\\\\");
@@ -344,14 +351,24 @@ public final class Edits {
         case '\t' -> sb.append("\\t");
         case '\r' -> sb.append("\\r");
         default -> {
-          if (c < 0x20) {
-            sb.append(String.format("\\u%04x", (int) c));
+          if (escaped(c)) {
+            sb.append(String.format("\\u%04x", c));
           } else {
-            sb.append(c);
+            sb.appendCodePoint(c);
           }
         }
       }
-    }
+    });
     return sb.append('"').toString();
+  }
+
+  /**
+   * A code point a fix writes escaped: outside YAML's printable set (controls but tab, line breaks and NEL;
+   * DEL, lone surrogates, U+FFFE, U+FFFF), or invisible and a line break to some readers (NEL, U+2028,
+   * U+2029), or a byte-order mark, which YAML allows only at the start of a stream.
+   */
+  static boolean escaped(int c) {
+    return c < 0x20 && c != '\t' || c >= 0x7f && c <= 0x9f || c >= 0xd800 && c <= 0xdfff || c == 0x2028
+        || c == 0x2029 || c == 0xfeff || c == 0xfffe || c == 0xffff;
   }
 }

@@ -16,8 +16,9 @@ public final class LintInvariants {
 
   /**
    * A lint's result is complete and every place it names is in the text: no rule failed, each finding
-   * names a registered rule and says something, and its range, related places and fix edits lie inside the
-   * text the engine read, on code point boundaries.
+   * names a registered rule and says something, its range, related places and fix edits lie inside the
+   * text the engine read, on code point boundaries, and a fix writes every character it adds visibly: no
+   * character that YAML refuses raw or that hides in the text.
    */
   public static void check(LintResult result, RuleRegistry registry) {
     if (!result.failures().isEmpty()) {
@@ -44,6 +45,10 @@ public final class LintInvariants {
       for (Fix fix : f.fixes()) {
         for (TextEdit e : fix.edits()) {
           inside(source, e.range(), what + " fix " + fix.title());
+          e.newText().codePoints().filter(c -> c != '\n' && c != '\r' && Edits.escaped(c)).findFirst()
+              .ifPresent(c -> {
+                throw new AssertionError(String.format("fix %s writes U+%04X raw: %s", fix.title(), c, what));
+              });
         }
       }
     }
