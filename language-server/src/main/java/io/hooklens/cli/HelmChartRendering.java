@@ -42,7 +42,7 @@ public final class HelmChartRendering implements ChartRendering {
     List<ValuesSet> sets = ChartLinter.valuesSets(chart, List.of(), config.charts());
     List<ChartFile> files = new ArrayList<>();
     SetValues setValues = ChartLinter.setValues(config.charts(), SetValues.NONE);
-    for (ChartLinter.ChartFile f : charts.lint(chart, sets, setValues, config)) {
+    for (ChartLinter.ChartFile f : charts.lint(chart, List.of(), sets, setValues, config)) {
       files.add(new ChartFile(Path.of(f.displayName()).toAbsolutePath().normalize(), f.result(), f.valuesSets()));
     }
     return new Render(files, sets.size());

@@ -57,9 +57,6 @@ public final class LintCommand implements Callable<Integer> {
   /** The lowest severity that fails the run. */
   enum FailOn { error, warning, info, never }
 
-  /** When to colour text output. */
-  enum ColorMode { auto, always, never }
-
   private static final String CHART_YAML = "Chart.yaml";
 
   @Spec
@@ -94,18 +91,16 @@ public final class LintCommand implements Callable<Integer> {
       description = "Name to report for standard input; a .json name reads it as JSON.")
   String stdinFilename;
 
-  @Option(names = "--values", paramLabel = "FILE",
-      description = "For charts: also render with this values file on top of values.yaml, as one more values set "
-          + "(repeatable).")
-  List<Path> valuesFiles = new ArrayList<>();
+  @Mixin
+  ChartValues values;
+
+  @Option(names = "--values-set", paramLabel = "FILE",
+      description = "For charts: also render with this values file on top of values.yaml (and the --values files), "
+          + "as one more values set that findings name (repeatable).")
+  List<Path> valuesSets = new ArrayList<>();
 
   @Mixin
-  SetOptions setValues;
-
-  @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
-      description = "Colour text output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; auto means when "
-          + "writing to a terminal and NO_COLOR is unset).")
-  ColorMode color;
+  ColorOption color;
 
   @Option(names = "--fix",
       description = "Apply the fixes marked safe, rewriting each changed file atomically, and report what is left."
@@ -119,13 +114,7 @@ public final class LintCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    for (Path v : valuesFiles) {
-      if (!Files.isRegularFile(v)) {
-        err.println("hooklens: --values " + v + ": no such file");
-        return ExitCodes.USAGE;
-      }
-    }
-    if (!setValues.valid(err)) {
+    if (!values.valid(err) || !ChartValues.existing("--values-set", valuesSets, err)) {
       return ExitCodes.USAGE;
     }
     Linter linter = new Linter(BuiltInRules.registry());
@@ -317,9 +306,9 @@ public final class LintCommand implements Callable<Integer> {
     }
     try {
       Config c = in.targets().apply(resolved.config());
-      List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles, c.charts());
-      List<ChartLinter.ChartFile> files =
-          in.charts().lint(dir, sets, ChartLinter.setValues(c.charts(), setValues.values()), c);
+      List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesSets, c.charts());
+      List<ChartLinter.ChartFile> files = in.charts().lint(dir, values.valuesFiles, sets,
+          ChartLinter.setValues(c.charts(), values.setValues.values()), c);
       if (noneRendered(files, sets)) {
         // Keep what can be checked without Helm: the render failure, plus each template on its own.
         files.stream().filter(f -> f.displayName().equals(chartYaml.toString()) || hasRenderFailure(f))
@@ -396,20 +385,12 @@ public final class LintCommand implements Callable<Integer> {
 
   private Formatter formatter() {
     return switch (format) {
-      case text -> new TextFormatter(useColor());
+      case text -> new TextFormatter(color.use(output != null));
       case json -> new JsonFormatter();
       case sarif -> new SarifFormatter();
       case junit -> new JunitFormatter();
       case github -> new GithubFormatter();
       case checkstyle -> new CheckstyleFormatter();
-    };
-  }
-
-  private boolean useColor() {
-    return switch (color) {
-      case always -> true;
-      case never -> false;
-      case auto -> output == null && System.console() != null && System.getenv("NO_COLOR") == null;
     };
   }
 

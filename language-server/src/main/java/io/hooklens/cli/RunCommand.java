@@ -136,9 +136,8 @@ public final class RunCommand implements Callable<Integer> {
       description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Format format;
 
-  @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
-      description = "Colour the text report: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-  LintCommand.ColorMode color;
+  @Mixin
+  ColorOption color;
 
   @Option(names = "--event", paramLabel = "EVENT",
       description = "Run Helm hooks instead: an operation (install, upgrade, rollback, uninstall, test: its pre "
@@ -425,7 +424,7 @@ public final class RunCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.print(format == Format.json ? JsonReport.render(report) + "\n"
-          : TextReport.render(report, width(), useColor()));
+          : TextReport.render(report, width(), color.use(false)));
       out.flush();
       int exit = report.succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
       if (timeline != null) {
@@ -467,13 +466,5 @@ public final class RunCommand implements Callable<Integer> {
     } catch (NumberFormatException e) {
       return DEFAULT_WIDTH;
     }
-  }
-
-  private boolean useColor() {
-    return switch (color) {
-      case always -> true;
-      case never -> false;
-      case auto -> System.console() != null && System.getenv("NO_COLOR") == null;
-    };
   }
 }
