@@ -1,5 +1,6 @@
 package io.hooklens.cli;
 
+import io.hooklens.app.ConfigResolver;
 import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.engine.Version;
 import io.hooklens.rules.BuiltInRules;
@@ -48,15 +49,6 @@ final class ChartValues {
       }
     }
     return true;
-  }
-
-  /** The chart a command-line target names (a directory, or a Chart.yaml), or null for a file. */
-  static Path chartOf(Path target) {
-    if (Files.isDirectory(target)) {
-      return target;
-    }
-    return target.getFileName() != null && target.getFileName().toString().equals(CHART_YAML)
-        ? (target.getParent() == null ? Path.of(".") : target.getParent()) : null;
   }
 
   /**

@@ -1,5 +1,9 @@
 package io.hooklens.cli;
 
+import io.hooklens.app.ChartLint;
+import io.hooklens.app.ConfigResolver;
+import io.hooklens.app.InputFiles;
+import io.hooklens.app.IoErrors;
 import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
@@ -285,7 +289,7 @@ public final class RunCommand implements Callable<Integer> {
       return Optional.empty();
     }
     Linter linter = new Linter(BuiltInRules.registry());
-    Path chart = ChartValues.chartOf(target);
+    Path chart = ChartLint.named(target);
     if (chart != null) {
       Optional<ChartLinter.Manifests> rendered = values.render(chart, err);
       if (rendered.isEmpty()) {
