@@ -207,17 +207,26 @@ public final class ChartLinter {
    * the suppressed count and rule failures), then every file a rendered document or a failure came
    * from, sorted by name.
    *
+   * @param layered values files on top of every values set's, as helm -f in order
    * @param setValues values set on every values set
    */
-  public List<ChartFile> lint(Path chartDir, List<ValuesSet> sets, SetValues setValues, Config config)
-      throws IOException {
+  public List<ChartFile> lint(Path chartDir, List<Path> layered, List<ValuesSet> sets, SetValues setValues,
+      Config config) throws IOException {
     try (ChartCopy copy = ChartCopy.of(chartDir)) {
       Collector out = new Collector(copy);
       SetValues.ForHelm forHelm = setValues.forHelm(copy);
+      List<Path> layeredCopies = new ArrayList<>();
+      for (Path f : layered) {
+        layeredCopies.add(copy.values(new ValuesSet(f.toString(), f)));
+      }
       for (ValuesSet set : sets) {
         Path valuesFile = set.file() == null ? null : copy.values(set);
-        ChartRenderer.Rendering r = ChartRenderer.render(copy,
-            valuesFile == null ? List.of() : List.of(valuesFile), forHelm, config.targets().kubernetes());
+        List<Path> files = new ArrayList<>();
+        if (valuesFile != null) {
+          files.add(valuesFile);
+        }
+        files.addAll(layeredCopies);
+        ChartRenderer.Rendering r = ChartRenderer.render(copy, files, forHelm, config.targets().kubernetes());
         if (r instanceof ChartRenderer.Rendered rendered) {
           rendered(rendered.manifests(), set, copy, config, out);
           skipped(rendered.skippedHooks(), set, copy, config, out);

@@ -1,5 +1,6 @@
 package io.hooklens.cli;
 
+import io.hooklens.app.ConfigResolver;
 import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.engine.Version;
 import io.hooklens.rules.BuiltInRules;
@@ -14,14 +15,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --values} and the {@code --set} options, and the chart rendered once with them, for commands that work
- * on a chart's manifests ({@code hooks}, {@code run}); a picocli mixin.
+ * {@code --values} and the {@code --set} options, as Helm reads them, for every command that renders charts; and
+ * the chart rendered once with them, for commands that work on a chart's manifests ({@code hooks}, {@code run});
+ * a picocli mixin.
  */
 final class ChartValues {
   private static final String CHART_YAML = "Chart.yaml";
 
   @Option(names = "--values", paramLabel = "FILE",
-      description = "For a chart: a values file on top of values.yaml, as helm -f (repeatable; later files win).")
+      description = "For charts: a values file on top of values.yaml, as helm -f does, for every rendering "
+          + "(repeatable; later files win).")
   List<Path> valuesFiles = new ArrayList<>();
 
   @Mixin
@@ -32,13 +35,20 @@ final class ChartValues {
     return !valuesFiles.isEmpty() || setValues.given();
   }
 
-  /** The chart a command-line target names (a directory, or a Chart.yaml), or null for a file. */
-  static Path chartOf(Path target) {
-    if (Files.isDirectory(target)) {
-      return target;
+  /** Whether every values file exists and Helm would read every --set argument; if not, says why on one line. */
+  boolean valid(PrintWriter err) {
+    return existing("--values", valuesFiles, err) && setValues.valid(err);
+  }
+
+  /** Whether each of an option's values files exists; if not, says which does not. */
+  static boolean existing(String option, List<Path> files, PrintWriter err) {
+    for (Path v : files) {
+      if (!Files.isRegularFile(v)) {
+        err.println("hooklens: " + option + " " + v + ": no such file");
+        return false;
+      }
     }
-    return target.getFileName() != null && target.getFileName().toString().equals(CHART_YAML)
-        ? (target.getParent() == null ? Path.of(".") : target.getParent()) : null;
+    return true;
   }
 
   /**
@@ -59,13 +69,7 @@ final class ChartValues {
           + "; give the output of helm template instead");
       return Optional.empty();
     }
-    for (Path v : valuesFiles) {
-      if (!Files.isRegularFile(v)) {
-        err.println("hooklens: --values " + v + ": no such file");
-        return Optional.empty();
-      }
-    }
-    if (!setValues.valid(err)) {
+    if (!valid(err)) {
       return Optional.empty();
     }
     Version kubernetes = new ConfigResolver(BuiltInRules.registry(), null).forFile(chart.resolve(CHART_YAML)).config()

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hooklens.app.ChartLint;
+import io.hooklens.app.ConfigResolver;
+import io.hooklens.app.InputFiles;
 import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.helm.HelmEvent;
@@ -119,7 +122,7 @@ public final class HooksCommand implements Callable<Integer> {
       err.println("hooklens: " + target + ": " + unreadable.get());
       return Optional.empty();
     }
-    Path chart = ChartValues.chartOf(target);
+    Path chart = ChartLint.named(target);
     if (chart == null) {
       return readFile(err);
     }

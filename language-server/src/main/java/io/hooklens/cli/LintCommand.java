@@ -1,7 +1,9 @@
 package io.hooklens.cli;
 
-import io.hooklens.chart.ChartLinter;
-import io.hooklens.chart.ValuesSet;
+import io.hooklens.app.ChartLint;
+import io.hooklens.app.ConfigResolver;
+import io.hooklens.app.InputFiles;
+import io.hooklens.app.IoErrors;
 import io.hooklens.cli.report.CheckstyleFormatter;
 import io.hooklens.cli.report.FileResult;
 import io.hooklens.cli.report.Formatter;
@@ -57,9 +59,6 @@ public final class LintCommand implements Callable<Integer> {
   /** The lowest severity that fails the run. */
   enum FailOn { error, warning, info, never }
 
-  /** When to colour text output. */
-  enum ColorMode { auto, always, never }
-
   private static final String CHART_YAML = "Chart.yaml";
 
   @Spec
@@ -94,18 +93,16 @@ public final class LintCommand implements Callable<Integer> {
       description = "Name to report for standard input; a .json name reads it as JSON.")
   String stdinFilename;
 
-  @Option(names = "--values", paramLabel = "FILE",
-      description = "For charts: also render with this values file on top of values.yaml, as one more values set "
-          + "(repeatable).")
-  List<Path> valuesFiles = new ArrayList<>();
+  @Mixin
+  ChartValues values;
+
+  @Option(names = "--values-set", paramLabel = "FILE",
+      description = "For charts: also render with this values file on top of values.yaml (and the --values files), "
+          + "as one more values set that findings name (repeatable).")
+  List<Path> valuesSets = new ArrayList<>();
 
   @Mixin
-  SetOptions setValues;
-
-  @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
-      description = "Colour text output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}; auto means when "
-          + "writing to a terminal and NO_COLOR is unset).")
-  ColorMode color;
+  ColorOption color;
 
   @Option(names = "--fix",
       description = "Apply the fixes marked safe, rewriting each changed file atomically, and report what is left."
@@ -119,18 +116,12 @@ public final class LintCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    for (Path v : valuesFiles) {
-      if (!Files.isRegularFile(v)) {
-        err.println("hooklens: --values " + v + ": no such file");
-        return ExitCodes.USAGE;
-      }
-    }
-    if (!setValues.valid(err)) {
+    if (!values.valid(err) || !ChartValues.existing("--values-set", valuesSets, err)) {
       return ExitCodes.USAGE;
     }
     Linter linter = new Linter(BuiltInRules.registry());
     ConfigResolver configs = new ConfigResolver(linter.registry(), config);
-    Inputs inputs = new Inputs(linter, new ChartLinter(linter), configs, targets, err, false);
+    Inputs inputs = new Inputs(linter, new ChartLint(linter), configs, targets, err);
     // Each file's findings are written as soon as it is linted, and its model dropped. A report file is written
     // whole at the end; so is the report of a run that may fix standard input, which goes to standard error
     // when the fixed text takes standard output.
@@ -174,17 +165,9 @@ public final class LintCommand implements Callable<Integer> {
     return exit;
   }
 
-  /**
-   * What linting an argument needs besides the argument.
-   *
-   * @param chartNotRendered the files are those of a chart that Helm could not render
-   */
-  private record Inputs(Linter linter, ChartLinter charts, ConfigResolver configs, TargetOptions targets,
-      PrintWriter err, boolean chartNotRendered) {
-    Inputs forChartNotRendered() {
-      return new Inputs(linter, charts, configs, targets, err, true);
-    }
-  }
+  /** What linting an argument needs besides the argument. */
+  private record Inputs(Linter linter, ChartLint charts, ConfigResolver configs, TargetOptions targets,
+      PrintWriter err) {}
 
   private int lintArgument(String arg, Inputs in, Consumer<FileResult> results)
       throws ConfigResolver.ConfigException {
@@ -227,7 +210,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     List<Path> files;
     try {
-      files = InputFiles.walk(path, err);
+      files = InputFiles.walk(path, note -> err.println("hooklens: " + note));
     } catch (IOException e) {
       err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
       return ExitCodes.USAGE;
@@ -240,7 +223,7 @@ public final class LintCommand implements Callable<Integer> {
     for (Path file : files) {
       // A chart named on the command line is not subject to excludes, as a named file is not.
       boolean walked = !file.equals(path);
-      boolean chart = Files.isDirectory(file) && ChartLinter.isChart(file);
+      boolean chart = Files.isDirectory(file) && ChartLint.isChart(file);
       exit = Math.max(exit, chart ? lintChart(file, walked, in, results) : lintFile(file, true, in, results));
     }
     return exit;
@@ -263,8 +246,7 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     String name = file.toString();
-    Config applied = in.targets().apply(resolved.config());
-    Config c = in.chartNotRendered() ? applied.forChartNotRendered() : applied;
+    Config c = in.targets().apply(resolved.config());
     String text = fix ? decode(bytes) : null;
     if (text == null) {
       results.accept(new FileResult(name, in.linter().lint(name, bytes, c)));
@@ -292,10 +274,8 @@ public final class LintCommand implements Callable<Integer> {
   }
 
   /**
-   * Renders a chart once per values set and adds a result per file its findings are in; the
-   * configuration is the one of its Chart.yaml, and in a directory walk its excludes apply to the
-   * chart and to each of its files. Where Helm cannot run, and for a library chart, the chart's files are
-   * linted one by one.
+   * Lints a chart ({@link ChartLint}) and adds a result per file its findings are in; the configuration is the one
+   * of its Chart.yaml, and in a directory walk its excludes apply to the chart and to each of its files.
    */
   private int lintChart(Path dir, boolean walked, Inputs in, Consumer<FileResult> results)
       throws ConfigResolver.ConfigException {
@@ -307,82 +287,38 @@ public final class LintCommand implements Callable<Integer> {
     if (fix && fixChartFiles(dir, in) != ExitCodes.CLEAN) {
       return ExitCodes.USAGE;
     }
-    Optional<String> unavailable = ChartLinter.unavailable();
-    if (unavailable.isPresent()) {
-      return lintChartFiles(dir, unavailable.get(), in, results);
-    }
-    if (ChartLinter.isLibrary(dir)) {
-      // Not installable by design, so rendering it alone could only fail; its users render its templates.
-      return lintChartFiles(dir, null, in, results);
-    }
+    ChartLint.Outcome outcome;
     try {
-      Config c = in.targets().apply(resolved.config());
-      List<ValuesSet> sets = ChartLinter.valuesSets(dir, valuesFiles, c.charts());
-      List<ChartLinter.ChartFile> files =
-          in.charts().lint(dir, sets, ChartLinter.setValues(c.charts(), setValues.values()), c);
-      if (noneRendered(files, sets)) {
-        // Keep what can be checked without Helm: the render failure, plus each template on its own.
-        files.stream().filter(f -> f.displayName().equals(chartYaml.toString()) || hasRenderFailure(f))
-            .forEach(f -> results.accept(new FileResult(f.displayName(), f.result(), f.valuesSets())));
-        return lintChartFiles(dir, null, in.forChartNotRendered(), results);
-      }
-      for (ChartLinter.ChartFile f : files) {
-        boolean excluded = walked && !f.displayName().equals(chartYaml.toString())
-            && resolved.excludes(Path.of(f.displayName()));
-        if (excluded) {
-          continue;
-        }
-        results.accept(new FileResult(f.displayName(), f.result(), f.valuesSets()));
-      }
+      outcome = in.charts().lint(dir, new ChartLint.Values(values.valuesFiles, valuesSets, values.setValues.values()),
+          in.targets().apply(resolved.config()), scope(resolved, walked, in));
     } catch (IOException e) {
       in.err().println("hooklens: cannot read chart " + dir + ": " + IoErrors.reason(e));
       return ExitCodes.USAGE;
     }
-    return ExitCodes.CLEAN;
-  }
-
-  /** Whether Helm rendered no values set: every set gave a render failure. */
-  private static boolean noneRendered(List<ChartLinter.ChartFile> files, List<ValuesSet> sets) {
-    java.util.Set<String> failed = new java.util.HashSet<>();
-    for (ChartLinter.ChartFile f : files) {
-      f.valuesSets().forEach((finding, labels) -> {
-        if (finding.ruleId().equals(RENDER_FAILED)) {
-          failed.addAll(labels);
-        }
-      });
-    }
-    return sets.stream().allMatch(s -> failed.contains(s.label()));
-  }
-
-  private static boolean hasRenderFailure(ChartLinter.ChartFile f) {
-    return f.result().findings().stream().anyMatch(x -> x.ruleId().equals(RENDER_FAILED));
-  }
-
-  /** The rule reporting a chart Helm cannot render. */
-  private static final String RENDER_FAILED = "HL005";
-
-  /**
-   * Lints a chart's files one by one, templates with their actions masked; says once why when
-   * {@code why} is given.
-   */
-  private int lintChartFiles(Path dir, String why, Inputs in, Consumer<FileResult> results)
-      throws ConfigResolver.ConfigException {
-    if (why != null && !toldChartsDoNotRender) {
+    outcome.helmUnavailable().filter(why -> !toldChartsDoNotRender).ifPresent(why -> {
       toldChartsDoNotRender = true;
       in.err().println("hooklens: charts are linted template by template, not rendered: " + why);
-    }
-    List<Path> files;
-    try {
-      files = InputFiles.walkChart(dir, in.err());
-    } catch (IOException e) {
-      in.err().println("hooklens: cannot read directory " + dir + ": " + e.getMessage());
-      return ExitCodes.USAGE;
-    }
-    int exit = ExitCodes.CLEAN;
-    for (Path file : files) {
-      exit = Math.max(exit, lintFile(file, true, in, results));
-    }
-    return exit;
+    });
+    outcome.notes().forEach(n -> in.err().println("hooklens: " + n));
+    outcome.problems().forEach(p -> in.err().println("hooklens: " + p));
+    outcome.files().forEach(f -> results.accept(new FileResult(f.displayName(), f.result(), f.valuesSets())));
+    return outcome.problems().isEmpty() ? ExitCodes.CLEAN : ExitCodes.USAGE;
+  }
+
+  /** A chart's files as the command line takes them: each its own configuration, excludes of a walk applied. */
+  private static ChartLint.Scope scope(ConfigResolver.Resolved chart, boolean walked, Inputs in) {
+    return new ChartLint.Scope() {
+      @Override
+      public Optional<Config> forFile(Path file) throws ConfigResolver.ConfigException {
+        ConfigResolver.Resolved r = in.configs().forFile(file);
+        return r.excludes(file) ? Optional.empty() : Optional.of(in.targets().apply(r.config()));
+      }
+
+      @Override
+      public boolean excludes(Path file) {
+        return walked && chart.excludes(file);
+      }
+    };
   }
 
   /**
@@ -391,25 +327,28 @@ public final class LintCommand implements Callable<Integer> {
    * Helm's output. What remains is reported from the rendering, as without --fix.
    */
   private int fixChartFiles(Path dir, Inputs in) throws ConfigResolver.ConfigException {
-    return lintChartFiles(dir, null, in, r -> { });
+    List<Path> files;
+    try {
+      files = InputFiles.walkChart(dir, note -> in.err().println("hooklens: " + note));
+    } catch (IOException e) {
+      in.err().println("hooklens: cannot read directory " + dir + ": " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    int exit = ExitCodes.CLEAN;
+    for (Path file : files) {
+      exit = Math.max(exit, lintFile(file, true, in, r -> { }));
+    }
+    return exit;
   }
 
   private Formatter formatter() {
     return switch (format) {
-      case text -> new TextFormatter(useColor());
+      case text -> new TextFormatter(color.use(output != null));
       case json -> new JsonFormatter();
       case sarif -> new SarifFormatter();
       case junit -> new JunitFormatter();
       case github -> new GithubFormatter();
       case checkstyle -> new CheckstyleFormatter();
-    };
-  }
-
-  private boolean useColor() {
-    return switch (color) {
-      case always -> true;
-      case never -> false;
-      case auto -> output == null && System.console() != null && System.getenv("NO_COLOR") == null;
     };
   }
 

@@ -66,10 +66,9 @@ public final class LspCommand implements Callable<Integer> {
     logTo(err);
     RuleRegistry registry = BuiltInRules.registry();
     String version = HooklensCommand.version();
-    HelmChartRendering charts = new HelmChartRendering(registry);
     if (port != null) {
       try {
-        return LanguageServerRunner.serveSocket(registry, version, charts, port, p -> {
+        return LanguageServerRunner.serveSocket(registry, version, port, p -> {
           err.println("hooklens lsp: listening on 127.0.0.1:" + p);
           err.flush();
         });
@@ -82,7 +81,7 @@ public final class LspCommand implements Callable<Integer> {
     // a library prints goes to standard error instead.
     OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-    return LanguageServerRunner.serve(registry, version, charts, new FileInputStream(FileDescriptor.in), protocolOut);
+    return LanguageServerRunner.serve(registry, version, new FileInputStream(FileDescriptor.in), protocolOut);
   }
 
   /** One line per record on standard error, for the server and for lsp4j. */

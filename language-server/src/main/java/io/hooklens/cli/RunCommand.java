@@ -1,5 +1,9 @@
 package io.hooklens.cli;
 
+import io.hooklens.app.ChartLint;
+import io.hooklens.app.ConfigResolver;
+import io.hooklens.app.InputFiles;
+import io.hooklens.app.IoErrors;
 import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
@@ -136,9 +140,8 @@ public final class RunCommand implements Callable<Integer> {
       description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Format format;
 
-  @Option(names = "--color", defaultValue = "auto", paramLabel = "WHEN",
-      description = "Colour the text report: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-  LintCommand.ColorMode color;
+  @Mixin
+  ColorOption color;
 
   @Option(names = "--event", paramLabel = "EVENT",
       description = "Run Helm hooks instead: an operation (install, upgrade, rollback, uninstall, test: its pre "
@@ -286,7 +289,7 @@ public final class RunCommand implements Callable<Integer> {
       return Optional.empty();
     }
     Linter linter = new Linter(BuiltInRules.registry());
-    Path chart = ChartValues.chartOf(target);
+    Path chart = ChartLint.named(target);
     if (chart != null) {
       Optional<ChartLinter.Manifests> rendered = values.render(chart, err);
       if (rendered.isEmpty()) {
@@ -425,7 +428,7 @@ public final class RunCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       out.print(format == Format.json ? JsonReport.render(report) + "\n"
-          : TextReport.render(report, width(), useColor()));
+          : TextReport.render(report, width(), color.use(false)));
       out.flush();
       int exit = report.succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
       if (timeline != null) {
@@ -467,13 +470,5 @@ public final class RunCommand implements Callable<Integer> {
     } catch (NumberFormatException e) {
       return DEFAULT_WIDTH;
     }
-  }
-
-  private boolean useColor() {
-    return switch (color) {
-      case always -> true;
-      case never -> false;
-      case auto -> System.console() != null && System.getenv("NO_COLOR") == null;
-    };
   }
 }

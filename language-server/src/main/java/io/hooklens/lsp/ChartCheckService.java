@@ -1,5 +1,7 @@
 package io.hooklens.lsp;
 
+import io.hooklens.app.ChartLint;
+import io.hooklens.app.ConfigResolver;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.LintResult;
@@ -13,7 +15,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -39,7 +40,9 @@ import org.eclipse.lsp4j.services.LanguageClient;
  * that are not open get them too, so saving {@code values.yaml} shows what it does to every template.
  * Renders run on one thread of their own, a short while after the last save, so typing never waits on Helm.
  * A render that fails leaves none of the chart's older findings behind: its Chart.yaml gets one warning that
- * the chart could not be checked, and rules that failed on the rendered chart are named there too.
+ * the chart could not be checked, and rules that failed on the rendered chart are named there too. Where Helm
+ * does not render the chart (it cannot run here, a library chart, no values set renders), its files are linted
+ * one by one as {@code hooklens lint} does ({@link ChartLint}).
  */
 final class ChartCheckService {
   private static final long DELAY_MS = 300;
@@ -51,7 +54,7 @@ final class ChartCheckService {
   private final DocumentStore store;
   private final ConfigService configs;
   private final DiagnosticConverter converter;
-  private final ChartRendering charts;
+  private final ChartLint charts;
   private final Supplier<LanguageClient> client;
   private final ClientLog log;
   private final Consumer<TextDocument> revalidate;
@@ -68,7 +71,7 @@ final class ChartCheckService {
   /**
    * @param revalidate checks an open document again, so that its diagnostics take the new render's in
    */
-  ChartCheckService(DocumentStore store, ConfigService configs, DiagnosticConverter converter, ChartRendering charts,
+  ChartCheckService(DocumentStore store, ConfigService configs, DiagnosticConverter converter, ChartLint charts,
       Supplier<LanguageClient> client, ClientLog log, Consumer<TextDocument> revalidate) {
     this.store = store;
     this.configs = configs;
@@ -83,7 +86,7 @@ final class ChartCheckService {
   void touched(String uri) {
     Path file = ConfigService.path(uri);
     if (file != null) {
-      charts.chartOf(file).ifPresent(this::schedule);
+      ChartLint.chartOf(file).ifPresent(this::schedule);
     }
   }
 
@@ -127,12 +130,6 @@ final class ChartCheckService {
   private void render(Path chart) {
     pending.remove(chart);
     try {
-      Optional<String> unavailable = charts.unavailable();
-      if (unavailable.isPresent() || charts.isLibrary(chart)) {
-        // A library chart is never installed alone; without Helm, templates keep their own checks.
-        unavailable.ifPresent(why -> log.info("chart " + chart + " is not rendered: " + why));
-        return;
-      }
       show(chart, check(chart));
     } catch (RuntimeException | Error e) {
       // Nothing may end a render silently: the executor would keep the exception to itself.
@@ -158,8 +155,12 @@ final class ChartCheckService {
     try {
       Config config = configs.configFor(chartYaml.toUri().toString());
       long start = System.nanoTime();
-      ChartRendering.Render render = charts.render(chart, config);
-      for (ChartRendering.ChartFile f : render.files()) {
+      ChartLint.Outcome outcome = charts.lint(chart, ChartLint.Values.NONE, config,
+          ChartLint.everything(file -> configs.configFor(file.toUri().toString())));
+      outcome.helmUnavailable().ifPresent(why -> log.info("chart " + chart + " is not rendered: " + why));
+      outcome.problems().forEach(p -> log.warn("chart " + chart + ": " + p));
+      outcome.notes().forEach(n -> log.info("chart " + chart + ": " + n));
+      for (ChartLint.ChartFile f : outcome.files()) {
         Path path = f.path();
         String uri = openUris.getOrDefault(path, path.toUri().toString());
         String text;
@@ -171,11 +172,17 @@ final class ChartCheckService {
               + " left out");
           continue;
         }
-        found.put(uri, new Rendered(text, diagnostics(chart, uri, f, text)));
+        // A template Helm fails on has its render failure and, linted on its own, its other findings.
+        List<Diagnostic> diagnostics = new ArrayList<>(diagnostics(chart, uri, f, text));
+        Rendered earlier = found.get(uri);
+        if (earlier != null) {
+          diagnostics.addAll(0, earlier.diagnostics());
+        }
+        found.put(uri, new Rendered(text, diagnostics));
       }
-      log.info("chart " + chart + " rendered with " + render.valuesSets() + " values sets in "
+      log.info("chart " + chart + " checked with " + outcome.valuesSets() + " values sets in "
           + (System.nanoTime() - start) / 1_000_000 + " ms");
-    } catch (IOException e) {
+    } catch (IOException | ConfigResolver.ConfigException e) {
       found.clear();
       log.warn("cannot render chart " + chart + ": " + e.getMessage());
       notRendered(chartYaml, openUris, found, "Hooklens could not render this chart to check it: " + e.getMessage()
@@ -191,13 +198,15 @@ final class ChartCheckService {
   }
 
   /** One file's rendered diagnostics, with a word on the rules that failed on the render. */
-  private List<Diagnostic> diagnostics(Path chart, String uri, ChartRendering.ChartFile f, String text) {
+  private List<Diagnostic> diagnostics(Path chart, String uri, ChartLint.ChartFile f, String text) {
     Positions positions = new Positions(f.result().document().source(), text);
     List<Finding> findings = new ArrayList<>();
     for (Finding x : f.result().findings()) {
-      String labels = String.join(", ", f.valuesSets().getOrDefault(x, List.of()));
-      findings.add(new Finding(x.ruleId(), x.ruleName(), x.severity(), x.message() + " [values: " + labels + "]",
-          x.range(), x.document(), x.resource(), x.related()));
+      List<String> sets = f.valuesSets().getOrDefault(x, List.of());
+      // A file linted on its own, as a chart Helm cannot render has them, has no values sets to name.
+      String message = sets.isEmpty() ? x.message() : x.message() + " [values: " + String.join(", ", sets) + "]";
+      findings.add(new Finding(x.ruleId(), x.ruleName(), x.severity(), message, x.range(), x.document(),
+          x.resource(), x.related()));
     }
     List<Diagnostic> out = new ArrayList<>(converter.convert(uri, findings, positions));
     List<LintResult.RuleFailure> failures = f.result().failures();

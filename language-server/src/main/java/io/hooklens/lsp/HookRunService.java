@@ -1,5 +1,6 @@
 package io.hooklens.lsp;
 
+import io.hooklens.app.ChartLint;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -84,7 +85,6 @@ final class HookRunService {
   private final DocumentStore store;
   private final Analyzer analyzer;
   private final ConfigService configs;
-  private final ChartRendering charts;
   private final ClientLog log;
   private final Supplier<LanguageClient> client;
   private final Supplier<ClientCapabilities> capabilities;
@@ -96,10 +96,8 @@ final class HookRunService {
   });
   private volatile Runner current;
 
-  HookRunService(DocumentStore store, Analyzer analyzer, ConfigService configs, ChartRendering charts,
-      ClientLog log, Supplier<LanguageClient> client, Supplier<ClientCapabilities> capabilities) {
+  HookRunService(DocumentStore store, Analyzer analyzer, ConfigService configs, ClientLog log, Supplier<LanguageClient> client, Supplier<ClientCapabilities> capabilities) {
     this.store = store;
-    this.charts = charts;
     this.analyzer = analyzer;
     this.configs = configs;
     this.log = log;
@@ -123,7 +121,7 @@ final class HookRunService {
     if (model.parsed().templated()) {
       // A template's values exist only once Helm renders its chart: only the chart's Helm events can run.
       Path file = ConfigService.path(doc.uri());
-      Optional<Path> chart = file == null ? Optional.empty() : charts.chartOf(file);
+      Optional<Path> chart = file == null ? Optional.empty() : ChartLint.chartOf(file);
       chart.ifPresent(dir -> helmLenses(doc, model, positions, dir, lenses));
       return lenses;
     }
@@ -250,13 +248,13 @@ final class HookRunService {
     if (HELM.equals(kind) && string(args, "chart") != null) {
       Path chart = Path.of(string(args, "chart"));
       Config config = configs.configFor(chart.resolve(CHART_YAML).toUri().toString());
-      ChartRendering.Manifests rendered;
+      ChartLint.Manifests rendered;
       try {
-        Optional<String> unavailable = charts.unavailable();
+        Optional<String> unavailable = ChartLint.unavailable();
         if (unavailable.isPresent()) {
           return shown(status("refused", "the chart cannot be rendered here: " + unavailable.get()));
         }
-        rendered = charts.manifests(chart, config);
+        rendered = ChartLint.manifests(chart, ChartLint.Values.NONE, config);
       } catch (IOException e) {
         return shown(status("refused", e.getMessage()));
       }

@@ -1,5 +1,6 @@
 package io.hooklens.lsp;
 
+import io.hooklens.app.ChartLint;
 import com.google.gson.JsonObject;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.RuleRegistry;
@@ -64,9 +65,8 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   /**
    * @param registry the rules to run
    * @param version reported to the client in {@code serverInfo}
-   * @param rendering renders the charts whose files are opened or saved
    */
-  public HooklensLanguageServer(RuleRegistry registry, String version, ChartRendering rendering) {
+  public HooklensLanguageServer(RuleRegistry registry, String version) {
     this.registry = registry;
     this.version = version;
     this.configs = new ConfigService(registry, log);
@@ -75,11 +75,12 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     Analyzer analyzer = new Analyzer(linter);
     DiagnosticConverter converter = new DiagnosticConverter(registry);
     this.diagnostics = new DiagnosticsService(store, analyzer, configs, converter, () -> client, log, executor);
-    this.charts = new ChartCheckService(store, configs, converter, rendering, () -> client, log, diagnostics::now);
+    ChartLint chartLint = new ChartLint(linter);
+    this.charts = new ChartCheckService(store, configs, converter, chartLint, () -> client, log, diagnostics::now);
     diagnostics.charts(charts);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);
-    this.runs = new HookRunService(store, analyzer, configs, rendering, log, () -> client, () -> capabilities);
+    this.runs = new HookRunService(store, analyzer, configs, log, () -> client, () -> capabilities);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
         codeActions, this::configFilesChanged, executor, log, assist, runs, charts);
     this.workspace = new HooklensWorkspaceService(this);

@@ -38,9 +38,8 @@ public final class LanguageServerRunner {
    * Serves a client over standard input and output, or any pair of streams. Returns the exit code:
    * 0 after {@code shutdown} and {@code exit}, 1 when the client exits or hangs up without a shutdown.
    */
-  public static int serve(RuleRegistry registry, String version, ChartRendering charts, InputStream in,
-      OutputStream out) {
-    return serve(new HooklensLanguageServer(registry, version, charts), in, out);
+  public static int serve(RuleRegistry registry, String version, InputStream in, OutputStream out) {
+    return serve(new HooklensLanguageServer(registry, version), in, out);
   }
 
   /**
@@ -49,8 +48,8 @@ public final class LanguageServerRunner {
    * @param port the port, or 0 for any free one
    * @param listening told the port once the socket listens, before a client connects
    */
-  public static int serveSocket(RuleRegistry registry, String version, ChartRendering charts, int port,
-      IntConsumer listening) throws IOException {
+  public static int serveSocket(RuleRegistry registry, String version, int port, IntConsumer listening)
+      throws IOException {
     Socket socket;
     try (ServerSocket server = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
       listening.accept(server.getLocalPort());
@@ -58,7 +57,7 @@ public final class LanguageServerRunner {
     }
     try (Socket s = socket) {
       LOG.info("client connected from " + s.getRemoteSocketAddress());
-      return serve(registry, version, charts, s.getInputStream(), s.getOutputStream());
+      return serve(registry, version, s.getInputStream(), s.getOutputStream());
     }
   }
 

@@ -43,7 +43,8 @@ class ChartLinterTest {
 
   static List<Seen> lint(Path chart, List<Path> values, SetValues set) throws IOException {
     List<Seen> out = new ArrayList<>();
-    for (ChartLinter.ChartFile f : CHARTS.lint(chart, ChartLinter.valuesSets(chart, values), set, Config.DEFAULT)) {
+    List<ValuesSet> sets = ChartLinter.valuesSets(chart, values);
+    for (ChartLinter.ChartFile f : CHARTS.lint(chart, List.of(), sets, set, Config.DEFAULT)) {
       assertEquals(List.of(), f.result().failures(), "no rule may fail");
       String file = chart.relativize(Path.of(f.displayName())).toString();
       for (Finding x : f.result().findings()) {
@@ -75,7 +76,7 @@ class ChartLinterTest {
   @Test
   void relatedPlacesPointAtTheTemplateActionThatGaveTheValue() throws IOException {
     Path shop = chart("shop");
-    Finding preStop = CHARTS.lint(shop, List.of(ValuesSet.DEFAULTS), SetValues.NONE, Config.DEFAULT).stream()
+    Finding preStop = CHARTS.lint(shop, List.of(), List.of(ValuesSet.DEFAULTS), SetValues.NONE, Config.DEFAULT).stream()
         .filter(f -> f.displayName().endsWith("deployment.yaml"))
         .flatMap(f -> f.result().findings().stream()).filter(f -> f.ruleId().equals("HL401"))
         .findFirst().orElseThrow();
@@ -244,8 +245,8 @@ class ChartLinterTest {
   @Test
   void chartYamlComesFirstThenEveryRenderedFileByName() throws IOException {
     Path shop = chart("shop");
-    List<String> files = CHARTS.lint(shop, ChartLinter.valuesSets(shop, List.of()), SetValues.NONE, Config.DEFAULT)
-        .stream()
+    List<String> files = CHARTS.lint(shop, List.of(), ChartLinter.valuesSets(shop, List.of()), SetValues.NONE,
+            Config.DEFAULT).stream()
         .map(f -> shop.relativize(Path.of(f.displayName())).toString()).toList();
     assertEquals(List.of("Chart.yaml", "charts/worker/templates/daemonset.yaml", "templates/deployment.yaml",
         "templates/migrate-job.yaml"), files);

@@ -88,10 +88,10 @@ class ChartLintCommandTest {
   }
 
   @Test
-  void valuesAndSetApplyToCharts() throws Exception {
+  void valuesSetAndSetApplyToCharts() throws Exception {
     Path shop = chart("shop");
     Path prod = Files.writeString(dir.resolve("prod.yaml"), "drainSeconds: 100\n");
-    CliRun r = CliRun.of("lint", "--format", "json", "--set", "grace=60", "--values", prod.toString(),
+    CliRun r = CliRun.of("lint", "--format", "json", "--set", "grace=60", "--values-set", prod.toString(),
         shop.toString());
     JsonNode root = new ObjectMapper().readTree(r.out());
     int hl401 = 0;
@@ -104,6 +104,31 @@ class ChartLintCommandTest {
       }
     }
     assertEquals(1, hl401, r.out());
+    CliRun missing = CliRun.of("lint", "--values-set", dir.resolve("nope.yaml").toString(), shop.toString());
+    assertEquals(2, missing.exit());
+    assertTrue(missing.err().contains("--values-set " + dir.resolve("nope.yaml") + ": no such file"),
+        missing.err());
+  }
+
+  @Test
+  void valuesLayerOnEveryValuesSetAsHelmFDoes() throws Exception {
+    Path shop = chart("shop");
+    Path prod = Files.writeString(dir.resolve("prod.yaml"), "drainSeconds: 100\n");
+    Path later = Files.writeString(dir.resolve("later.yaml"), "grace: 60\n");
+    CliRun r = CliRun.of("lint", "--format", "json", "--values", prod.toString(), "--values", later.toString(),
+        shop.toString());
+    JsonNode root = new ObjectMapper().readTree(r.out());
+    List<String> hl401 = new ArrayList<>();
+    for (JsonNode f : root.get("findings")) {
+      if (f.get("rule").asText().equals("HL401")) {
+        hl401.add(f.get("message").asText() + " " + f.get("values"));
+      }
+    }
+    // The ci/ sets set the grace period themselves, but the files given win, as helm -f files do.
+    assertEquals(1, hl401.size(), r.out());
+    assertTrue(hl401.get(0).contains("needs 100s but the grace period is 60s"), hl401.get(0));
+    assertTrue(hl401.get(0).endsWith("[\"values.yaml\",\"ci/defaults-values.yaml\",\"ci/short-grace-values.yaml\"]"),
+        hl401.get(0));
     CliRun missing = CliRun.of("lint", "--values", dir.resolve("nope.yaml").toString(), shop.toString());
     assertEquals(2, missing.exit());
     assertTrue(missing.err().contains("--values " + dir.resolve("nope.yaml") + ": no such file"), missing.err());

@@ -55,7 +55,7 @@ class SharedCorpusChartsTest extends CorpusChartChecks {
   @Test
   void lokiDistributedMemcachedPreStopOutlastsTheGracePeriodWithPersistence() throws IOException {
     Path values = TestPaths.testResources().resolve("corpus/shared/loki-distributed-memcached-persistence-values.yaml");
-    Linted l = lint(charts.resolve("grafana__loki-distributed"), "--values", values.toString());
+    Linted l = lint(charts.resolve("grafana__loki-distributed"), "--values-set", values.toString());
     assertEquals(ExitCodes.CLEAN, l.run().exit(), l.run().err());
     List<String> found = l.findings().stream().filter(f -> f.get("rule").asText().equals("HL401"))
         .map(this::snapshotLine).toList();

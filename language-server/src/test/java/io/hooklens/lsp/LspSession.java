@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.hooklens.cli.HelmChartRendering;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.BuiltInRules;
 import java.io.InputStream;
@@ -54,7 +53,7 @@ final class LspSession implements AutoCloseable {
       Pipe toClient = new Pipe(PIPE_BYTES);
       InputStream clientIn = toClient.in;
       OutputStream serverOut = toClient.out;
-      server = new HooklensLanguageServer(registry, "test", new HelmChartRendering(registry));
+      server = new HooklensLanguageServer(registry, "test");
       Thread serving = new Thread(() -> {
         try {
           run.complete(LanguageServerRunner.serve(server, serverIn, serverOut));

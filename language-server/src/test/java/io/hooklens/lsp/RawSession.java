@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.hooklens.cli.HelmChartRendering;
 import io.hooklens.rules.BuiltInRules;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -32,8 +31,7 @@ final class RawSession implements AutoCloseable {
   private final List<JsonObject> received = new ArrayList<>();
 
   RawSession() throws Exception {
-    HooklensLanguageServer server = new HooklensLanguageServer(BuiltInRules.registry(), "test",
-        new HelmChartRendering(BuiltInRules.registry()));
+    HooklensLanguageServer server = new HooklensLanguageServer(BuiltInRules.registry(), "test");
     Thread serving = new Thread(() -> {
       try {
         run.complete(LanguageServerRunner.serve(server, toServer.in, toClient.out));

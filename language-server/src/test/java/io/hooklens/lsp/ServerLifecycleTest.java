@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hooklens.cli.HelmChartRendering;
 import io.hooklens.rules.BuiltInRules;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -72,8 +71,7 @@ class ServerLifecycleTest {
     CompletableFuture<Integer> port = new CompletableFuture<>();
     CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> {
       try {
-        return LanguageServerRunner.serveSocket(BuiltInRules.registry(), "test",
-            new HelmChartRendering(BuiltInRules.registry()), 0, port::complete);
+        return LanguageServerRunner.serveSocket(BuiltInRules.registry(), "test", 0, port::complete);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

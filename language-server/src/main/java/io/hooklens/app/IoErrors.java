@@ -1,4 +1,4 @@
-package io.hooklens.cli;
+package io.hooklens.app;
 
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -6,10 +6,10 @@ import java.nio.file.NoSuchFileException;
 import java.util.Locale;
 
 /** The words an error line gives for a failed read or write, without the exception's paths and names. */
-final class IoErrors {
+public final class IoErrors {
   private IoErrors() {}
 
-  static String reason(Throwable e) {
+  public static String reason(Throwable e) {
     if (e instanceof AccessDeniedException) {
       return "permission denied";
     }

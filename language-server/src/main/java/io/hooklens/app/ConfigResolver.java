@@ -1,4 +1,4 @@
-package io.hooklens.cli;
+package io.hooklens.app;
 
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.ConfigReader;
@@ -18,12 +18,12 @@ import java.util.Optional;
  * Finds the {@code .hooklens.yaml} that governs a file: the nearest one in the file's directory or
  * above, or the one named with {@code --config}. Each configuration file is read once.
  */
-final class ConfigResolver {
-  static final String FILE_NAME = ".hooklens.yaml";
+public final class ConfigResolver {
+  public static final String FILE_NAME = ".hooklens.yaml";
 
   /** A configuration with the directory its exclude globs are relative to. */
-  record Resolved(Config config, Path base, List<PathMatcher> excludes) {
-    boolean excludes(Path file) {
+  public record Resolved(Config config, Path base, List<PathMatcher> excludes) {
+    public boolean excludes(Path file) {
       Path abs = file.toAbsolutePath().normalize();
       if (base == null || !abs.startsWith(base)) {
         return false;
@@ -34,8 +34,8 @@ final class ConfigResolver {
   }
 
   /** A configuration file that cannot be used; a usage error. */
-  static final class ConfigException extends Exception {
-    ConfigException(String message) {
+  public static final class ConfigException extends Exception {
+    public ConfigException(String message) {
       super(message, null, false, false);
     }
   }
@@ -45,13 +45,13 @@ final class ConfigResolver {
   private final Map<Path, Optional<Resolved>> byDirectory = new HashMap<>();
   private final Map<Path, Resolved> byFile = new HashMap<>();
 
-  ConfigResolver(RuleRegistry registry, Path explicit) {
+  public ConfigResolver(RuleRegistry registry, Path explicit) {
     this.registry = registry;
     this.explicit = explicit;
   }
 
   /** The configuration for a file (or, for standard input, for the working directory). */
-  Resolved forFile(Path file) throws ConfigException {
+  public Resolved forFile(Path file) throws ConfigException {
     if (explicit != null) {
       return load(explicit);
     }

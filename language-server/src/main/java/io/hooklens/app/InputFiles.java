@@ -1,8 +1,7 @@
-package io.hooklens.cli;
+package io.hooklens.app;
 
 import io.hooklens.chart.ChartLinter;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,13 +16,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Expands the command line's paths into the files to lint, in a stable order. Symbolic links are followed,
  * each file and directory is taken once whatever the number of ways to it, and what is not a regular file
  * is skipped with a note (docs/files.md).
  */
-final class InputFiles {
+public final class InputFiles {
   /** The file type bits of {@code unix:mode}, and the types a path may be that cannot be read as a file. */
   private static final int TYPE_BITS = 0170000;
   private static final int FIFO = 0010000;
@@ -45,7 +45,7 @@ final class InputFiles {
    * Why a path named on the command line is neither a file to read nor a directory to walk, or empty. A FIFO
    * or a device would block or never end, so only regular files are read.
    */
-  static Optional<String> unreadable(Path p) {
+  public static Optional<String> unreadable(Path p) {
     if (Files.isRegularFile(p) || Files.isDirectory(p)) {
       return Optional.empty();
     }
@@ -62,15 +62,15 @@ final class InputFiles {
    * The manifest files under a directory, in a stable order, where a directory that holds a
    * {@code Chart.yaml} (the directory itself included) is listed as one chart and not searched.
    * Hidden directories are skipped, and so are {@code .hooklens.yaml} and {@code Chart.yaml}, which
-   * are not manifests. Manifest names that are not regular files are skipped with a note on {@code err}.
+   * are not manifests. Manifest names that are not regular files are skipped with a note (path: why).
    */
-  static List<Path> walk(Path dir, PrintWriter err) throws IOException {
-    return new Walk(true, err).run(dir);
+  public static List<Path> walk(Path dir, Consumer<String> notes) throws IOException {
+    return new Walk(true, notes).run(dir);
   }
 
   /** A chart's files as manifests, its templates and subcharts' included, for linting one by one. */
-  static List<Path> walkChart(Path chart, PrintWriter err) throws IOException {
-    return new Walk(false, err).run(chart);
+  public static List<Path> walkChart(Path chart, Consumer<String> notes) throws IOException {
+    return new Walk(false, notes).run(chart);
   }
 
   /** A file found, under the name it is shown by, and what identifies it however it is reached. */
@@ -79,14 +79,14 @@ final class InputFiles {
   /** One expansion of a directory: what it took, by identity, and the links it has still to follow. */
   private static final class Walk {
     private final boolean charts;
-    private final PrintWriter err;
+    private final Consumer<String> notes;
     private final List<Path> out = new ArrayList<>();
     private final Set<Object> taken = new HashSet<>();
     private final Deque<Path> links = new ArrayDeque<>();
 
-    Walk(boolean charts, PrintWriter err) {
+    Walk(boolean charts, Consumer<String> notes) {
       this.charts = charts;
-      this.err = err;
+      this.notes = notes;
     }
 
     List<Path> run(Path dir) throws IOException {
@@ -183,7 +183,7 @@ final class InputFiles {
     }
 
     private void skipped(Path p, String why) {
-      err.println("hooklens: " + p + ": " + why + ", skipped");
+      notes.accept(p + ": " + why + ", skipped");
     }
   }
 
