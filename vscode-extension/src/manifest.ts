@@ -1,5 +1,5 @@
 // Which documents go to the language server. It mirrors the server's own choice (io.hooklens.lsp.ManifestFiles,
-// README "Language server" > Files) so that a docker-compose.yml, a GitHub workflow or VS Code's tasks.json
+// docs/editors.md, "Files") so that a docker-compose.yml, a GitHub workflow or VS Code's tasks.json
 // never leaves the editor, while every manifest and chart template does.
 
 /** Languages the server reads. */

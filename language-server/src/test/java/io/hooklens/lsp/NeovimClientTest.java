@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A third-party client: Neovim from Debian (0.7 or newer), headless, configured with the snippet the
- * README prints, starts {@code hooklens lsp} as its child process and shows our diagnostics. CI
+ * docs/editors.md prints, starts {@code hooklens lsp} as its child process and shows our diagnostics. CI
  * installs Neovim (./run-tests does); without it this test fails rather than pass unseen.
  */
 @Tag("slow")
@@ -52,7 +52,7 @@ class NeovimClientTest {
     }
     Files.writeString(dir.resolve("init.lua"), readmeNeovimConfig());
     Path bin = Files.createDirectories(dir.resolve("bin"));
-    // The README's config runs `hooklens lsp` from the PATH; here it is the server under test, started from
+    // The docs' config runs `hooklens lsp` from the PATH; here it is the server under test, started from
     // the test's own classes (the jar is built after the tests). It notes its process id, so that the test
     // can end a server that Neovim left behind.
     Path launcher = bin.resolve("hooklens");
@@ -159,11 +159,11 @@ class NeovimClientTest {
     return c.get("pid").getAsLong();
   }
 
-  /** The Lua block under the README's "Neovim 0.7" line, exactly as printed. */
+  /** The Lua block under the "Neovim 0.7" line of docs/editors.md, exactly as printed. */
   static String readmeNeovimConfig() throws IOException {
-    String readme = Files.readString(TestPaths.repoRoot().resolve("README.md"));
+    String readme = Files.readString(TestPaths.repoRoot().resolve("docs/editors.md"));
     Matcher m = Pattern.compile("Neovim 0\\.7[^\\n]*\\n+```lua\\n(.*?)```", Pattern.DOTALL).matcher(readme);
-    assertTrue(m.find(), "README.md has a Lua block for Neovim 0.7");
+    assertTrue(m.find(), "docs/editors.md has a Lua block for Neovim 0.7");
     return m.group(1);
   }
 
