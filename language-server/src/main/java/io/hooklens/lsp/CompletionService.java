@@ -8,6 +8,7 @@ import io.hooklens.core.model.helm.DeletePolicy;
 import io.hooklens.core.model.helm.HelmAnnotations;
 import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcPhase;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
@@ -479,7 +480,7 @@ final class CompletionService {
     }
     Object params = p.get(s + 1);
     Object phase = p.get(s + 2);
-    return ("recreateParams".equals(params) || "rollingParams".equals(params)) && DcHook.PHASES.contains(phase)
+    return ("recreateParams".equals(params) || "rollingParams".equals(params)) && DcPhase.KEYS.contains(phase)
         ? s + 2 : -1;
   }
 

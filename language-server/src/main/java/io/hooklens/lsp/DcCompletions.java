@@ -1,7 +1,8 @@
 package io.hooklens.lsp;
 
 import io.hooklens.core.model.Resource;
-import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcPhase;
+import io.hooklens.core.model.openshift.FailurePolicy;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YSeq;
@@ -22,15 +23,16 @@ public final class DcCompletions {
 
   /** Phases the strategy type runs; Rolling has no mid (HL310). */
   public static List<String> phases(String strategyType) {
-    return "Recreate".equals(strategyType) ? DcHook.PHASES : List.of("pre", "post");
+    return "Recreate".equals(strategyType) ? DcPhase.KEYS : List.of(DcPhase.PRE.key(), DcPhase.POST.key());
   }
 
   /** Failure policies, the safe choice first: Ignore for post (HL314), Abort elsewhere. */
   public static List<Item> failurePolicies(String phase) {
-    Item abort = new Item("Abort", "a failing hook fails the rollout");
-    Item retry = new Item("Retry", "the hook pod is restarted until it succeeds or the rollout's deadline passes");
-    Item ignore = new Item("Ignore", "a failing hook is recorded and the rollout goes on");
-    if ("post".equals(phase)) {
+    Item abort = new Item(FailurePolicy.ABORT.value(), "a failing hook fails the rollout");
+    Item retry = new Item(FailurePolicy.RETRY.value(),
+        "the hook pod is restarted until it succeeds or the rollout's deadline passes");
+    Item ignore = new Item(FailurePolicy.IGNORE.value(), "a failing hook is recorded and the rollout goes on");
+    if (DcPhase.POST.key().equals(phase)) {
       return List.of(new Item(ignore.label(), ignore.detail() + "; post runs after the new version is live"),
           abort, retry);
     }

@@ -180,7 +180,7 @@ final class DocumentSymbolsService {
       detail.add("tagImages");
     }
     YNode value = h.hook() != null ? h.hook() : h.key();
-    return symbol(h.phase(), String.join(" · ", detail), SymbolKind.Event, h.key(), value, h.key(), positions);
+    return symbol(h.phase().key(), String.join(" · ", detail), SymbolKind.Event, h.key(), value, h.key(), positions);
   }
 
   private static DocumentSymbol symbol(String name, String detail, SymbolKind kind, YNode node, YNode selection,

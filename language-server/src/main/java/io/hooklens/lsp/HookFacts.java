@@ -9,6 +9,8 @@ import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.Termination;
 import io.hooklens.core.model.helm.DeletePolicy;
 import io.hooklens.core.model.helm.HookPlan;
+import io.hooklens.core.model.openshift.DcPhase;
+import io.hooklens.core.model.openshift.FailurePolicy;
 import io.hooklens.core.yaml.YScalar;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,16 +47,16 @@ final class HookFacts {
       "test-success", "when `helm test` runs (a deprecated alias of test)");
 
   private static final Map<String, String> DC_PHASES = Map.of(
-      "pre", "before the deployment starts: before any pod of the new version is created",
-      "mid", "Recreate only: after the old pods are scaled down and before the new ones are created, while no pod"
-          + " serves",
-      "post", "after the new version is rolled out and live");
+      DcPhase.PRE.key(), "before the deployment starts: before any pod of the new version is created",
+      DcPhase.MID.key(), "Recreate only: after the old pods are scaled down and before the new ones are created,"
+          + " while no pod serves",
+      DcPhase.POST.key(), "after the new version is rolled out and live");
 
   private static final Map<String, String> DC_POLICIES = Map.of(
-      "Abort", "a failing hook fails the rollout; the previous version is scaled back up",
-      "Retry", "the hook pod is run again until it succeeds or the rollout's activeDeadlineSeconds passes"
-          + " (tagImages are not retried)",
-      "Ignore", "a failing hook is recorded and the rollout goes on");
+      FailurePolicy.ABORT.value(), "a failing hook fails the rollout; the previous version is scaled back up",
+      FailurePolicy.RETRY.value(), "the hook pod is run again until it succeeds or the rollout's"
+          + " activeDeadlineSeconds passes (tagImages are not retried)",
+      FailurePolicy.IGNORE.value(), "a failing hook is recorded and the rollout goes on");
 
   private HookFacts() {}
 

@@ -176,7 +176,8 @@ final class HoverService {
       }
       List<String> parts = new ArrayList<>();
       for (DeletePolicy policy : s.deletePolicies()) {
-        parts.add("`" + policy.annotation() + "`" + (s.defaultPolicy() ? " (default)" : "") + ": " + HookFacts.deletePolicy(policy));
+        parts.add("`" + policy.annotation() + "`" + (s.defaultPolicy() ? " (default)" : "") + ": "
+            + HookFacts.deletePolicy(policy));
       }
       md.append(String.join("; ", parts)).append(".\n\n").append(s.awaited()
           ? "Helm waits for this " + s.kind() + " to finish before the next hook."
@@ -202,7 +203,7 @@ final class HoverService {
   private static String dcPhase(DcHook h) {
     StringBuilder md = new StringBuilder("**").append(h.phase()).append("** hook of DeploymentConfig `")
         .append(h.owner().name() == null ? "(no name)" : h.owner().name()).append('`').append(TITLE_SUFFIX)
-        .append("\n\nThe deployer runs it ").append(HookFacts.dcPhase(h.phase())).append(", in a pod of its own");
+        .append("\n\nThe deployer runs it ").append(HookFacts.dcPhase(h.phase().key())).append(", in a pod of its own");
     md.append(h.runsOnRollout() ? "." : "; but not in this place: " + h.describe()
         + " does not run on this strategy's rollouts.");
     String policy = h.policy();
@@ -219,7 +220,7 @@ final class HoverService {
     md.append(meaning == null ? "Abort, Retry or Ignore; the deployer treats any other value as a failed rollout."
         : "`" + policy + "`: " + meaning + ".");
     md.append("\n\nRecommended for a `").append(h.phase()).append("` hook: `")
-        .append(DcCompletions.failurePolicies(h.phase()).get(0).label()).append("`.");
+        .append(DcCompletions.failurePolicies(h.phase().key()).get(0).label()).append("`.");
     return md.toString();
   }
 }

@@ -95,7 +95,7 @@ final class SequenceBuilder {
       boolean hook = step.kind() == DeploymentConfigDeployer.Kind.HOOK;
       List<Prediction> predicted = List.of();
       if (hook) {
-        predicted = hooks.stream().filter(h -> h.phase().equals(step.phase()) && h.runsOnRollout()
+        predicted = hooks.stream().filter(h -> h.phase().key().equals(step.phase()) && h.runsOnRollout()
                 && h.hook() != null).findFirst().map(h -> predictions(new Range(h.key().range().start(),
                 h.hook().range().end()))).orElse(List.of());
       }

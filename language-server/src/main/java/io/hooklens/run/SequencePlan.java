@@ -10,6 +10,7 @@ import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HelmOperation;
 import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcPhase;
 import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.run.kube.Manifests;
@@ -190,7 +191,7 @@ public final class SequencePlan {
         + (deadline > deadlineCap.toSeconds() ? " (here at most " + deadlineCap.toSeconds() + ", by --timeout)" : ""));
     boolean runs = false;
     for (DcHook hook : DcHook.of(dc)) {
-      if (!hook.runsOnRollout() || "rollingParams".equals(hook.params()) && "mid".equals(hook.phase())) {
+      if (!hook.runsOnRollout() || "rollingParams".equals(hook.params()) && hook.phase() == DcPhase.MID) {
         lines.add("  " + hook.describe() + ": does not run with strategy " + strategy);
         continue;
       }

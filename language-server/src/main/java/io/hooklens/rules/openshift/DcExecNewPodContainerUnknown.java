@@ -7,6 +7,7 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.FailurePolicy;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.List;
@@ -47,7 +48,7 @@ public final class DcExecNewPodContainerUnknown implements Rule {
       List<String> inits = h.knownContainerNames("initContainers");
       boolean init = inits != null && inits.contains(name.value());
       YScalar policy = h.failurePolicy();
-      boolean ignored = policy != null && "Ignore".equals(policy.value());
+      boolean ignored = policy != null && FailurePolicy.parse(policy.value()) == FailurePolicy.IGNORE;
       String id = (init ? "init" : "unknown") + (ignored ? "Ignored" : "");
       RuleContext.Reported reported = ctx.report(name, id, name.value(), String.join(", ", containers), h.describe());
       if (init) {

@@ -7,6 +7,7 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.FailurePolicy;
 import io.hooklens.core.yaml.YScalar;
 
 @RuleInfo(
@@ -41,7 +42,7 @@ public final class DcHookFailurePolicyInvalid implements Rule {
   public void check(HookDocument doc, RuleContext ctx) {
     for (DcHook h : DcHook.validatedIn(doc)) {
       YScalar p = h.failurePolicy();
-      if (p == null || DcHook.isBlank(p) || p.isTemplated() || DcHook.POLICIES.contains(p.value())) {
+      if (p == null || DcHook.isBlank(p) || p.isTemplated() || FailurePolicy.VALUES.contains(p.value())) {
         continue;
       }
       if (p.type() != YScalar.Type.STRING) {
@@ -49,16 +50,15 @@ public final class DcHookFailurePolicyInvalid implements Rule {
         continue;
       }
       String v = p.value().trim();
+      FailurePolicy meant = FailurePolicy.VALUES.stream().filter(v::equalsIgnoreCase).findFirst()
+          .map(FailurePolicy::parse).orElse(null);
       // A case or spacing slip is corrected to the policy written; Continue's successor changes behaviour.
-      if (v.equalsIgnoreCase("Abort")) {
-        ctx.report(p, "notAbort", p.value()).fix("Write Abort", true, ctx.edits().replaceString(p, "Abort"));
-      } else if (v.equalsIgnoreCase("Retry")) {
-        ctx.report(p, "notRetry", p.value()).fix("Write Retry", true, ctx.edits().replaceString(p, "Retry"));
-      } else if (v.equalsIgnoreCase("Ignore")) {
-        ctx.report(p, "notIgnore", p.value()).fix("Write Ignore", true, ctx.edits().replaceString(p, "Ignore"));
+      if (meant != null) {
+        ctx.report(p, "not" + meant.value(), p.value()).fix("Write " + meant.value(), true,
+            ctx.edits().replaceString(p, meant.value()));
       } else if (v.equalsIgnoreCase("Continue")) {
         ctx.report(p, "continue", p.value()).fix("Replace Continue with Ignore", false,
-            ctx.edits().replaceString(p, "Ignore"));
+            ctx.edits().replaceString(p, FailurePolicy.IGNORE.value()));
       } else {
         ctx.report(p, "unknown", p.value());
       }

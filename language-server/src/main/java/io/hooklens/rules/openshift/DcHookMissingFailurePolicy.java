@@ -7,6 +7,8 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcPhase;
+import io.hooklens.core.model.openshift.FailurePolicy;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.List;
@@ -34,7 +36,7 @@ public final class DcHookMissingFailurePolicy implements Rule {
       }
       YMap.Entry policy = h.hook().entry("failurePolicy");
       // Not applied by --fix: the policy is the author's choice; a post hook's Abort would roll back a live version.
-      String suggested = h.phase().equals("post") ? "Ignore" : "Abort";
+      String suggested = (h.phase() == DcPhase.POST ? FailurePolicy.IGNORE : FailurePolicy.ABORT).value();
       String title = "Set failurePolicy: " + suggested;
       if (policy == null) {
         ctx.report(h.key(), "missing", h.describe())

@@ -9,6 +9,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcPhase;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
@@ -99,7 +100,7 @@ public final class DcHooksInInactiveParams implements Rule {
     boolean overrides = rollingTimeout.isPresent() && recreateTimeout.isPresent()
         && rollingTimeout.getAsLong() != recreateTimeout.getAsLong();
     List<String> hooks = phases(r, "rollingParams");
-    hooks.remove("mid");
+    hooks.remove(DcPhase.MID.key());
     if (!hooks.isEmpty() && overrides) {
       return ctx.report(block.key(), "rollingHooksTimeout", String.join(", ", hooks),
           describe(rolling, rollingTimeout), describe(recreate, recreateTimeout));
@@ -137,7 +138,7 @@ public final class DcHooksInInactiveParams implements Rule {
     List<String> out = new ArrayList<>();
     for (DcHook h : DcHook.of(r)) {
       if (h.form() == DcHook.Form.PARAMS && h.params().equals(params)) {
-        out.add(h.phase());
+        out.add(h.phase().key());
       }
     }
     return out;

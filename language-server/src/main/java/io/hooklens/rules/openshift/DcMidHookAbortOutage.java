@@ -8,6 +8,8 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcPhase;
+import io.hooklens.core.model.openshift.FailurePolicy;
 
 @RuleInfo(
     id = "HL315",
@@ -34,13 +36,13 @@ public final class DcMidHookAbortOutage implements Rule {
       for (DcHook h : DcHook.of(r)) {
         String policy = h.policy();
         // rollingParams.mid is not a field (HL310), so only the Recreate block's mid hook runs.
-        if (!h.phase().equals("mid") || !h.params().equals("recreateParams") || !h.runsOnRollout()
+        if (h.phase() != DcPhase.MID || !h.params().equals("recreateParams") || !h.runsOnRollout()
             || policy == null) {
           continue;
         }
-        if (policy.equals("Abort")) {
+        if (h.knownPolicy() == FailurePolicy.ABORT) {
           ctx.report(h.failurePolicy(), "abort");
-        } else if (policy.equals("Retry")) {
+        } else if (h.knownPolicy() == FailurePolicy.RETRY) {
           ctx.report(h.failurePolicy(), "retry", DcHook.describeActiveDeadline(r));
         }
       }

@@ -9,6 +9,8 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcPhase;
+import io.hooklens.core.model.openshift.FailurePolicy;
 import java.util.List;
 
 @RuleInfo(
@@ -49,22 +51,25 @@ public final class DcPostHookAbort implements Rule {
         String policy = h.policy();
         // Not applied by --fix: a failing post hook then no longer rolls the version back.
         Fix ignore = h.failurePolicy() == null ? null : new Fix("Set failurePolicy: Ignore", false,
-            ctx.edits().replaceString(h.failurePolicy(), "Ignore"));
-        if (!h.phase().equals("post") || policy == null || policy.equals("Ignore")) {
+            ctx.edits().replaceString(h.failurePolicy(), FailurePolicy.IGNORE.value()));
+        if (h.phase() != DcPhase.POST || policy == null || h.knownPolicy() == FailurePolicy.IGNORE) {
           continue;
         }
         if (h.form() == DcHook.Form.PROPOSAL) {
           // The proposal allowed Retry and Continue for post; only Abort went against its design.
-          if (policy.equals("Abort")) {
+          if (h.knownPolicy() == FailurePolicy.ABORT) {
             ctx.report(h.failurePolicy(), "proposal").fix(ignore);
           }
         } else if (legacy && h.runsOnRollout()) {
           ctx.report(h.failurePolicy(), "legacy", r.apiVersion(), policy).fix(ignore);
         } else if (h.runsOnRollout()) {
-          switch (policy) {
-            case "Abort" -> ctx.report(h.failurePolicy(), "abort").fix(ignore);
-            case "Retry" -> ctx.report(h.failurePolicy(), "retry", DcHook.describeActiveDeadline(r)).fix(ignore);
-            default -> ctx.report(h.failurePolicy(), "unknown", policy).fix(ignore);
+          FailurePolicy known = h.knownPolicy();
+          if (known == FailurePolicy.ABORT) {
+            ctx.report(h.failurePolicy(), "abort").fix(ignore);
+          } else if (known == FailurePolicy.RETRY) {
+            ctx.report(h.failurePolicy(), "retry", DcHook.describeActiveDeadline(r)).fix(ignore);
+          } else {
+            ctx.report(h.failurePolicy(), "unknown", policy).fix(ignore);
           }
         }
       }

@@ -9,6 +9,7 @@ import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.HookDurations;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.FailurePolicy;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
@@ -42,7 +43,7 @@ public final class DcRetryCannotSucceed implements Rule {
         continue;
       }
       for (DcHook h : DcHook.of(r)) {
-        if (!"Retry".equals(h.policy()) || !h.runsOnRollout()) {
+        if (h.knownPolicy() != FailurePolicy.RETRY || !h.runsOnRollout()) {
           continue;
         }
         YMap exec = h.execNewPod();

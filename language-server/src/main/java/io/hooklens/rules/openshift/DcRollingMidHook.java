@@ -8,6 +8,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcPhase;
 
 @RuleInfo(
     id = "HL310",
@@ -26,7 +27,7 @@ public final class DcRollingMidHook implements Rule {
         continue;
       }
       for (DcHook h : DcHook.of(r)) {
-        if (h.form() == DcHook.Form.PARAMS && h.params().equals("rollingParams") && h.phase().equals("mid")) {
+        if (h.form() == DcHook.Form.PARAMS && h.params().equals("rollingParams") && h.phase() == DcPhase.MID) {
           ctx.report(h.key(), "mid");
         }
       }

@@ -14,16 +14,19 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.openshift.DcHook;
+import io.hooklens.core.model.openshift.DcPhase;
+import io.hooklens.core.model.openshift.FailurePolicy;
 import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
-import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.run.kube.EventRecorder;
 import io.hooklens.run.kube.PodLogs;
 import io.hooklens.run.kube.PodRun;
 import io.hooklens.run.node.Timeline;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,18 +129,18 @@ public final class DeploymentConfigDeployer {
         return done("strategy " + strategy + " is not run: only Recreate and Rolling run lifecycle hooks");
       }
       String params = strategy.equals("Recreate") ? "recreateParams" : "rollingParams";
-      Map<String, DcHook> hooks = new LinkedHashMap<>();
+      Map<DcPhase, DcHook> hooks = new EnumMap<>(DcPhase.class);
       for (DcHook hook : DcHook.of(dc)) {
         if (hook.runsOnRollout() && hook.params().equals(params)) {
           hooks.put(hook.phase(), hook);
         }
       }
-      String error = hook(hooks.get("pre"));
+      String error = hook(hooks.get(DcPhase.PRE));
       if (error == null && strategy.equals("Recreate")) {
         if (previous != null) {
           record(Kind.SCALE, "scale " + previous + " down to 0 and wait for its pods to end");
         }
-        error = hook(hooks.get("mid"));
+        error = hook(hooks.get(DcPhase.MID));
         if (error == null) {
           record(Kind.SCALE, previous == null ? "scale " + deployment + " up to " + replicas
               : "scale " + deployment + " to 1, check it is available, then to " + replicas);
@@ -148,7 +151,7 @@ public final class DeploymentConfigDeployer {
             : "rolling update from " + previous + " to " + deployment + " with " + replicas + " replicas");
       }
       if (error == null) {
-        error = hook(hooks.get("post"));
+        error = hook(hooks.get(DcPhase.POST));
       }
       if (error != null) {
         record(Kind.CONTROLLER, previous == null
@@ -181,7 +184,7 @@ public final class DeploymentConfigDeployer {
       if (hook == null) {
         return null;
       }
-      String phase = hook.phase();
+      String phase = hook.phase().key();
       String policy = hook.policy();
       long start = options.clock().now();
       List<String> tags = new ArrayList<>();
@@ -214,14 +217,14 @@ public final class DeploymentConfigDeployer {
       if (failure == null) {
         event(false, "Completed", "The " + phase + "-hook for rc " + namespace + "/" + deployment
             + " completed successfully");
-      } else if ("Abort".equals(policy) || "Retry".equals(policy)) {
+      } else if (hook.knownPolicy() == FailurePolicy.ABORT || hook.knownPolicy() == FailurePolicy.RETRY) {
         event(true, "Failed", "The " + phase + "-hook failed: " + failure + ", aborting rollout of " + namespace
             + "/" + deployment);
         message = "the " + phase + " hook failed: " + failure + ", aborting rollout of " + namespace + "/"
             + deployment;
         error = phase + " hook failed: " + message;
         outcome = Outcome.FAILED;
-      } else if ("Ignore".equals(policy)) {
+      } else if (hook.knownPolicy() == FailurePolicy.IGNORE) {
         event(true, "Failed", "The " + phase + "-hook failed: " + failure + " (ignore), rollout of " + namespace
             + "/" + deployment + " will continue");
         message = failure;
@@ -268,7 +271,8 @@ public final class DeploymentConfigDeployer {
           .toList();
       long elapsed = Duration.ofNanos(System.nanoTime() - started).toSeconds();
       long deadline = deadline() - elapsed;
-      Map<String, String> labels = new LinkedHashMap<>(Map.of(POD_FOR, deployment, POD_TYPE, "hook-" + hook.phase()));
+      Map<String, String> labels =
+          new LinkedHashMap<>(Map.of(POD_FOR, deployment, POD_TYPE, "hook-" + hook.phase().key()));
       Map<String, String> annotations = new LinkedHashMap<>(Map.of(DEPLOYMENT, deployment));
       YMap strategy = DcHook.strategy(dc);
       strings(strategy.map("labels")).forEach(labels::putIfAbsent);
@@ -281,7 +285,7 @@ public final class DeploymentConfigDeployer {
           .withSecurityContext(base.getSecurityContext()).endContainer()
           .withSecurityContext(template.getSecurityContext()).withVolumes(volumes)
           .withActiveDeadlineSeconds(deadline).withNodeSelector(template.getNodeSelector())
-          .withRestartPolicy("Retry".equals(hook.policy()) ? "OnFailure" : "Never")
+          .withRestartPolicy(hook.knownPolicy() == FailurePolicy.RETRY ? "OnFailure" : "Never")
           .withImagePullSecrets(template.getImagePullSecrets()).withTerminationGracePeriodSeconds(HOOK_GRACE_SECONDS)
           .endSpec().build();
     }

@@ -1,5 +1,7 @@
 package io.hooklens.run.report;
 
+import io.hooklens.core.model.openshift.DcPhase;
+import io.hooklens.core.model.openshift.FailurePolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -104,7 +106,7 @@ public final class SequenceVerdicts {
     if (item.pods().stream().anyMatch(p -> "DeadlineExceeded".equals(p.reason()))) {
       text.append("; the rollout's activeDeadlineSeconds ended it");
       rules.add(DEADLINE);
-      if ("Retry".equals(policy) && predicted(item, RETRY_CANNOT_SUCCEED)) {
+      if (FailurePolicy.parse(policy) == FailurePolicy.RETRY && predicted(item, RETRY_CANNOT_SUCCEED)) {
         rules.add(RETRY_CANNOT_SUCCEED);
       }
     }
@@ -113,7 +115,7 @@ public final class SequenceVerdicts {
     }
     if ("ignored".equals(item.outcome())) {
       text.append("; Ignore let the rollout go on");
-    } else if ("post".equals(item.group())) {
+    } else if (DcPhase.POST.key().equals(item.group())) {
       text.append("; the new version was already live, and the rollout failed all the same");
       rules.add(POST_ABORT);
     } else {
@@ -121,7 +123,7 @@ public final class SequenceVerdicts {
     }
     if (policy.isEmpty()) {
       rules.add(MISSING_POLICY);
-    } else if (!List.of("Abort", "Retry", "Ignore").contains(policy)) {
+    } else if (FailurePolicy.parse(policy) == null) {
       rules.add(UNKNOWN_POLICY);
     }
     return verdict(item, false, text.toString(), List.copyOf(rules));

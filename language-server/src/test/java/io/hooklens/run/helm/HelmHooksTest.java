@@ -181,7 +181,8 @@ class HelmHooksTest {
     assertEquals(Outcome.FAILED, two.outcome());
     assertEquals(3, two.pods().get(0).containers().get(0).exitCode());
     assertEquals(DeletePolicy.HOOK_FAILED, two.deletion().policy());
-    assertEquals(DeletePolicy.HOOK_SUCCEEDED, phase.hooks().get(0).deletion().policy(), "earlier hooks' hook-succeeded applies");
+    assertEquals(DeletePolicy.HOOK_SUCCEEDED, phase.hooks().get(0).deletion().policy(),
+        "earlier hooks' hook-succeeded applies");
     assertNull(pod("one"));
     assertNull(pod("two"));
     assertNull(pod("three"), "never created");

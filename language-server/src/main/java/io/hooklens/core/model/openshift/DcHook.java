@@ -9,7 +9,6 @@ import io.hooklens.core.yaml.YSeq;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
  * A DeploymentConfig lifecycle hook (or a hook written in the same shape where it does not belong).
@@ -18,11 +17,11 @@ import java.util.Set;
  * @param form where it is written
  * @param params the params block holding it ({@code recreateParams}, {@code rollingParams} or
  *     {@code lifecycle})
- * @param phase {@code pre}, {@code mid} or {@code post}
+ * @param phase when the deployer runs it
  * @param key the phase key ({@code pre:}), where findings about the hook as a whole go
  * @param hook the hook mapping, or null when the value is not a mapping
  */
-public record DcHook(Resource owner, Form form, String params, String phase, YScalar key, YMap hook) {
+public record DcHook(Resource owner, Form form, String params, DcPhase phase, YScalar key, YMap hook) {
   /** Where a hook is written. */
   public enum Form {
     /** {@code spec.strategy.recreateParams} or {@code rollingParams}: today's apps.openshift.io/v1 API. */
@@ -31,8 +30,6 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
     PROPOSAL
   }
 
-  public static final List<String> PHASES = List.of("pre", "mid", "post");
-  public static final Set<String> POLICIES = Set.of("Abort", "Retry", "Ignore");
   /** {@code activeDeadlineSeconds} the API server sets when it is absent (MaxDeploymentDurationSeconds, 6 h). */
   public static final long DEFAULT_ACTIVE_DEADLINE_SECONDS = 21600;
   /** {@code timeoutSeconds} the API server sets in both params blocks when it is absent. */
@@ -85,8 +82,8 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
     if (block == null) {
       return;
     }
-    for (String phase : PHASES) {
-      YMap.Entry e = block.entry(phase);
+    for (DcPhase phase : DcPhase.values()) {
+      YMap.Entry e = block.entry(phase.key());
       if (e != null && !(e.value() instanceof YScalar s && s.type() == YScalar.Type.NULL)) {
         out.add(new DcHook(r, form, params, phase, e.key(), e.value().asMap()));
       }
@@ -114,7 +111,7 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
    * a value the API rejects anyway). {@code rollingParams.mid} is not a field of the API and never counts.
    */
   public boolean validated() {
-    if (form != Form.PARAMS || (params.equals("rollingParams") && phase.equals("mid"))) {
+    if (form != Form.PARAMS || (params.equals("rollingParams") && phase == DcPhase.MID)) {
       return false;
     }
     String type = strategyType(owner);
@@ -287,6 +284,11 @@ public record DcHook(Resource owner, Form form, String params, String phase, YSc
   public String policy() {
     YScalar p = failurePolicy();
     return p == null || p.type() == YScalar.Type.NULL || p.value().isEmpty() || p.isTemplated() ? null : p.value();
+  }
+
+  /** {@link #policy()} when it is one the API accepts, else null. */
+  public FailurePolicy knownPolicy() {
+    return FailurePolicy.parse(policy());
   }
 
   /** The params block holding this hook (in either layout), or null for the proposal form or a non-map hook. */
