@@ -1,9 +1,9 @@
 /*
- * Compile-only: the signatures of LSP4IJ's ProcessStreamConnectionProvider as published in redhat-developer/lsp4ij,
- * src/main/java/com/redhat/devtools/lsp4ij/server/ProcessStreamConnectionProvider.java, checked at commit d21cff925d36a476e1099420ccd9e8cd3e50fa18. Never packaged: in the IDE
- * the class is LSP4IJ's own. The
- * constructors and accessors keep what they are given, so that tests can read what the plugin passes; starting
- * and stopping a process is LSP4IJ's work and is not declared with a body here.
+ * Compile-only: the signatures of LSP4IJ's ProcessStreamConnectionProvider as published in
+ * redhat-developer/lsp4ij, src/main/java/com/redhat/devtools/lsp4ij/server/ProcessStreamConnectionProvider.java,
+ * checked at commit d21cff925d36a476e1099420ccd9e8cd3e50fa18. Never packaged: in the IDE the class is LSP4IJ's
+ * own. The constructors and accessors keep what they are given, so that tests can read what the plugin passes;
+ * starting and stopping the process is LSP4IJ's work, so those methods here only throw.
  */
 package com.redhat.devtools.lsp4ij.server;
 
