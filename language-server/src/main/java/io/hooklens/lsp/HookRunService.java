@@ -49,7 +49,9 @@ import org.eclipse.lsp4j.ExecuteCommandParams;
 import org.eclipse.lsp4j.MessageActionItem;
 import org.eclipse.lsp4j.MessageParams;
 import org.eclipse.lsp4j.MessageType;
+import org.eclipse.lsp4j.Position;
 import org.eclipse.lsp4j.ProgressParams;
+import org.eclipse.lsp4j.Range;
 import org.eclipse.lsp4j.ShowDocumentParams;
 import org.eclipse.lsp4j.ShowMessageRequestParams;
 import org.eclipse.lsp4j.WorkDoneProgressBegin;
@@ -345,6 +347,8 @@ final class HookRunService {
       if (openTimeline && svg != null && showsDocuments()) {
         ShowDocumentParams show = new ShowDocumentParams(Path.of(svg).toUri().toString());
         show.setTakeFocus(true);
+        // LSP4IJ (as of commit d21cff9) opens a shown document only when it has a selection.
+        show.setSelection(new Range(new Position(0, 0), new Position(0, 0)));
         c.showDocument(show);
       }
     }

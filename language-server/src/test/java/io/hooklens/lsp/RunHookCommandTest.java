@@ -1,6 +1,7 @@
 package io.hooklens.lsp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -168,6 +169,7 @@ class RunHookCommandTest {
       Path svg = Path.of(result.get("svg").getAsString());
       assertTrue(Files.readString(svg).contains("<svg"), svg.toString());
       assertEquals(svg.toUri().toString(), s.client.documentsShown().get(0).getUri(), "the timeline is opened");
+      assertNotNull(s.client.documentsShown().get(0).getSelection(), "LSP4IJ opens no document without a selection");
 
       MessageParams shown = s.client.awaitShown(m -> m.getMessage().contains("Timeline: " + svg));
       Matcher shownTook = Pattern.compile("✓ app: preStop took ([0-9.]+) s of the 2 s grace period")
