@@ -78,7 +78,8 @@ class ArchitectureDocTest {
     private static final Pattern DECLARATION =
         Pattern.compile("\\b(?:class|interface|enum|record|@interface)\\s+([A-Z][A-Za-z0-9_]*)");
     private static final List<String> SOURCE_ROOTS = List.of(
-        "language-server/src/main/java", "language-server/src/test/java", "benchmarks/src/main/java");
+        "language-server/src/main/java", "language-server/src/test/java", "benchmarks/src/main/java",
+        "intellij-plugin/src/main/java", "intellij-plugin/src/test/java", "intellij-plugin/lsp4ij-stubs/src/main/java");
 
     static Sources of(Path root) {
       Map<String, List<Path>> typeFiles = new HashMap<>();
