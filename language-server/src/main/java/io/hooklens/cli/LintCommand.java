@@ -235,9 +235,10 @@ public final class LintCommand implements Callable<Integer> {
     if (walked && resolved.excludes(file)) {
       return ExitCodes.CLEAN;
     }
-    byte[] bytes;
+    Linter.Decoded decoded;
     try {
-      bytes = Files.readAllBytes(file);
+      // Decoded as read: the bytes of a large file are not kept beside its text and model while it is linted.
+      decoded = Linter.decode(Files.readAllBytes(file));
     } catch (NoSuchFileException e) {
       in.err().println("hooklens: " + file + ": no such file");
       return ExitCodes.USAGE;
@@ -247,9 +248,9 @@ public final class LintCommand implements Callable<Integer> {
     }
     String name = file.toString();
     Config c = in.targets().apply(resolved.config());
-    String text = fix ? decode(bytes) : null;
+    String text = fix ? decoded.text() : null;
     if (text == null) {
-      results.accept(new FileResult(name, in.linter().lint(name, bytes, c)));
+      results.accept(new FileResult(name, in.linter().lint(name, decoded, c)));
       return ExitCodes.CLEAN;
     }
     Fixes.Outcome outcome = Fixes.fixSafe(in.linter(), name, text, c);

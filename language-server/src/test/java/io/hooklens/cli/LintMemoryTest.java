@@ -69,7 +69,7 @@ class LintMemoryTest {
   }
 
   @Test
-  void aLargeFileIsLintedInTwelveTimesItsSizeOfHeap() throws IOException, InterruptedException {
+  void aLargeFileIsLintedInEightTimesItsSizeOfHeap() throws IOException, InterruptedException {
     Path file = dir.resolve("big.yaml");
     int docs = 0;
     try (Writer w = Files.newBufferedWriter(file)) {
@@ -79,7 +79,7 @@ class LintMemoryTest {
         size += doc.length();
       }
     }
-    int heap = 12 * 16 + 64;
+    int heap = 8 * 16 + 64;
     ChildJvm r = lint(heap + "m", file);
     assertEquals(1, r.exit(), r.err());
     assertEquals("", r.err());

@@ -17,6 +17,7 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,8 +42,15 @@ public final class Linter {
 
   /** Lints raw file content: refuses binary, UTF-16, UTF-32, non-UTF-8 and oversized input with a finding. */
   public LintResult lint(String name, byte[] bytes, Config config) {
-    Decoded d = decode(bytes);
-    return d.refused() ? rejected(name, d.refusal(), config) : lint(name, d.text(), config);
+    return lint(name, decode(bytes), config);
+  }
+
+  /**
+   * Lints file content {@link #decode(byte[])} read; a caller that lets go of the bytes first does not hold them
+   * beside the text and model of a large file.
+   */
+  public LintResult lint(String name, Decoded decoded, Config config) {
+    return decoded.refused() ? rejected(name, decoded.refusal(), config) : lint(name, decoded.text(), config);
   }
 
   /**
@@ -185,6 +193,7 @@ public final class Linter {
   private LintResult run(HookDocument doc, Config config) {
     List<Finding> all = new ArrayList<>();
     List<LintResult.RuleFailure> failures = new ArrayList<>();
+    Map<String, String> texts = new HashMap<>();
     for (RuleDescriptor rule : registry.all()) {
       Config.RuleSetting setting = settingFor(rule, config);
       if (setting != null && setting.off()) {
@@ -196,7 +205,7 @@ public final class Linter {
       }
       List<Finding> out = new ArrayList<>();
       try {
-        rule.rule().check(doc, new RuleContext(rule, doc, config, params, out, registry));
+        rule.rule().check(doc, new RuleContext(rule, doc, config, params, out, registry, texts));
       } catch (RuntimeException | StackOverflowError e) {
         // One broken rule must not cost the user the other rules' findings.
         failures.add(new LintResult.RuleFailure(rule.id(), e));

@@ -18,21 +18,49 @@ public final class YMap extends YNode {
   /** Maps this small are searched linearly; building a hash index for each would cost more. */
   private static final int LINEAR_MAX = 12;
 
-  /**
-   * Keys at even indices, each followed by its value. Entries are made when asked for: an object per pair and a
-   * list per map were a third of what the tree of a large file took.
-   */
-  private final YNode[] keysAndValues;
-  private final Map<String, Entry> byKey;
+  /** Bits of a packed key's end column; the key's type and quotes take the bits above. */
+  private static final int COLUMN_BITS = 27;
 
-  YMap(Range range, YNode[] keysAndValues, List<YMap> merged) {
+  /**
+   * Keys at even indices, each followed by its value; after them, for maps with an index, the index. A key is its
+   * text, with its line and columns in {@link #keyPlaces}, or, when those do not pack (a key over several lines, a key
+   * that is an alias), its node. Entries and key nodes are made when asked for: an object per pair, a list per map
+   * and a node per key were half of what the tree of a large file took.
+   */
+  private final Object[] keysAndValues;
+  /** For each key, its line, start column, and end column with its type and quotes above {@link #COLUMN_BITS}. */
+  private final int[] keyPlaces;
+
+  /** The keys, alternating with their values, in the order written; they become this map's children. */
+  YMap(Range range, List<YNode> keysAndValues, List<YMap> merged) {
     super(range);
-    this.keysAndValues = keysAndValues;
-    int size = keysAndValues.length / 2;
-    if (merged.isEmpty() && size <= LINEAR_MAX) {
-      this.byKey = null;
-      return;
+    int size = keysAndValues.size() / 2;
+    boolean indexed = !merged.isEmpty() || size > LINEAR_MAX;
+    this.keysAndValues = new Object[2 * size + (indexed ? 1 : 0)];
+    this.keyPlaces = new int[3 * size];
+    for (int i = 0; i < size; i++) {
+      YScalar key = (YScalar) keysAndValues.get(2 * i);
+      Range at = key.range();
+      int end = at.end().column();
+      boolean packs = key.parent() == null && at.start().line() == at.end().line() && end >= 0
+          && end < 1 << COLUMN_BITS;
+      this.keysAndValues[2 * i] = packs ? key.value() : key;
+      this.keysAndValues[2 * i + 1] = keysAndValues.get(2 * i + 1);
+      // The reader's key node lives on only when an anchor names it; it too belongs to this map.
+      key.attach(this);
+      keysAndValues.get(2 * i + 1).attach(this);
+      if (packs) {
+        keyPlaces[3 * i] = at.start().line();
+        keyPlaces[3 * i + 1] = at.start().column();
+        keyPlaces[3 * i + 2] = end | key.kind() << COLUMN_BITS;
+      }
     }
+    if (indexed) {
+      this.keysAndValues[2 * size] = index(merged);
+    }
+  }
+
+  private Map<String, Entry> index(List<YMap> merged) {
     Map<String, Entry> index = new LinkedHashMap<>();
     for (YMap m : merged) {
       for (Entry e : m.entries()) {
@@ -44,15 +72,39 @@ public final class YMap extends YNode {
       explicit.put(e.key().value(), e);
     }
     index.putAll(explicit);
-    this.byKey = index;
+    return index;
   }
 
+  /** The lookup index of a map with merge keys or many entries, or null. */
+  @SuppressWarnings("unchecked")
+  private Map<String, Entry> byKey() {
+    return keysAndValues.length % 2 == 1 ? (Map<String, Entry>) keysAndValues[keysAndValues.length - 1] : null;
+  }
+
+  private int entryCount() {
+    return keysAndValues.length / 2;
+  }
+
+  private String keyText(int i) {
+    Object k = keysAndValues[2 * i];
+    return k instanceof String s ? s : ((YScalar) k).value();
+  }
+
+  /** The node of a key; a packed key's is made anew, held by this map like the one the reader made. */
   private YScalar key(int i) {
-    return (YScalar) keysAndValues[2 * i];
+    if (keysAndValues[2 * i] instanceof YScalar k) {
+      return k;
+    }
+    int line = keyPlaces[3 * i];
+    int end = keyPlaces[3 * i + 2];
+    YScalar k = new YScalar(Range.of(line, keyPlaces[3 * i + 1], line, end & (1 << COLUMN_BITS) - 1), keyText(i),
+        end >>> COLUMN_BITS);
+    k.attach(this);
+    return k;
   }
 
   private YNode value(int i) {
-    return keysAndValues[2 * i + 1];
+    return (YNode) keysAndValues[2 * i + 1];
   }
 
   /** Entries as written in this map, without merged ones. */
@@ -71,12 +123,13 @@ public final class YMap extends YNode {
 
     @Override
     public int size() {
-      return keysAndValues.length / 2;
+      return entryCount();
     }
   }
 
   /** Effective entries, merged ones included, in a stable order. */
   public List<Entry> effectiveEntries() {
+    Map<String, Entry> byKey = byKey();
     if (byKey != null) {
       return new ArrayList<>(byKey.values());
     }
@@ -88,10 +141,12 @@ public final class YMap extends YNode {
   }
 
   public boolean has(String key) {
+    Map<String, Entry> byKey = byKey();
     return byKey != null ? byKey.containsKey(key) : indexOf(key) >= 0;
   }
 
   public YNode get(String key) {
+    Map<String, Entry> byKey = byKey();
     if (byKey != null) {
       Entry e = byKey.get(key);
       return e == null ? null : e.value();
@@ -101,6 +156,7 @@ public final class YMap extends YNode {
   }
 
   public Entry entry(String key) {
+    Map<String, Entry> byKey = byKey();
     if (byKey != null) {
       return byKey.get(key);
     }
@@ -110,8 +166,8 @@ public final class YMap extends YNode {
 
   /** The index of the last entry written with a key, or -1. */
   private int indexOf(String key) {
-    for (int i = keysAndValues.length / 2 - 1; i >= 0; i--) {
-      if (key(i).value().equals(key)) {
+    for (int i = entryCount() - 1; i >= 0; i--) {
+      if (keyText(i).equals(key)) {
         return i;
       }
     }
@@ -120,12 +176,13 @@ public final class YMap extends YNode {
 
   /** The key under which this map first holds a node (as its key or its value), or null. */
   String keyOf(YNode node) {
-    for (int i = 0; i < keysAndValues.length; i++) {
+    for (int i = 0; i < 2 * entryCount(); i++) {
       if (keysAndValues[i] == node) {
-        return key(i / 2).value();
+        return keyText(i / 2);
       }
     }
-    return null;
+    // A key node made by key(i): its own text.
+    return node instanceof YScalar s && s.parent() == this ? s.value() : null;
   }
 
   public YMap map(String key) {
@@ -150,6 +207,7 @@ public final class YMap extends YNode {
   }
 
   public int size() {
+    Map<String, Entry> byKey = byKey();
     return byKey != null ? byKey.size() : effectiveEntries().size();
   }
 }

@@ -18,9 +18,18 @@ public final class YScalar extends YNode {
   private final byte kind;
 
   YScalar(Range range, String value, Type type, boolean quoted) {
+    this(range, value, type.ordinal() | (quoted ? QUOTED : 0));
+  }
+
+  YScalar(Range range, String value, int kind) {
     super(range);
     this.value = value;
-    this.kind = (byte) (type.ordinal() | (quoted ? QUOTED : 0));
+    this.kind = (byte) kind;
+  }
+
+  /** The type and quotes in one number, as {@link #YScalar(Range, String, int)} takes them. */
+  int kind() {
+    return kind;
   }
 
   public String value() {

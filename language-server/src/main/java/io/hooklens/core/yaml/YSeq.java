@@ -6,9 +6,13 @@ import java.util.List;
 public final class YSeq extends YNode {
   private final List<YNode> items;
 
+  /** The items, which become this sequence's children. */
   YSeq(Range range, List<YNode> items) {
     super(range);
     this.items = List.copyOf(items);
+    for (YNode item : this.items) {
+      item.attach(this);
+    }
   }
 
   public List<YNode> items() {

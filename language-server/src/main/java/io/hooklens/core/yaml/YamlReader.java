@@ -2,7 +2,6 @@ package io.hooklens.core.yaml;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -501,9 +500,9 @@ public final class YamlReader {
       weight += nodeWeight;
     }
 
-    private static boolean containsKey(YNode[] keysAndValues, int entries, String key) {
-      for (int i = 0; i < entries; i++) {
-        if (((YScalar) keysAndValues[2 * i]).value().equals(key)) {
+    private static boolean containsKey(List<YNode> keysAndValues, String key) {
+      for (int i = 0; i < keysAndValues.size(); i += 2) {
+        if (((YScalar) keysAndValues.get(i)).value().equals(key)) {
           return true;
         }
       }
@@ -511,16 +510,11 @@ public final class YamlReader {
     }
 
     YSeq toSeq(Range range) {
-      YSeq seq = new YSeq(range, items);
-      for (YNode item : items) {
-        item.attach(seq);
-      }
-      return seq;
+      return new YSeq(range, items);
     }
 
     YMap toMap(Range range, List<ParseProblem> problems) {
-      YNode[] keysAndValues = new YNode[items.size() / 2 * 2];
-      int entries = 0;
+      List<YNode> keysAndValues = new ArrayList<>(items.size());
       Set<String> seen = items.size() > 24 ? new HashSet<>() : null;
       List<YMap> merged = new ArrayList<>();
       for (int i = 0; i + 1 < items.size(); i += 2) {
@@ -536,23 +530,15 @@ public final class YamlReader {
           }
           continue;
         }
-        if (seen != null ? !seen.add(key.value()) : containsKey(keysAndValues, entries, key.value())) {
+        if (seen != null ? !seen.add(key.value()) : containsKey(keysAndValues, key.value())) {
           problems.add(new ParseProblem(ParseProblem.Kind.DUPLICATE_KEY, key.range(), "Key \"" + key.value()
               + "\" appears more than once in this mapping; kubectl rejects the file and other tools keep"
               + " only the last value"));
         }
-        keysAndValues[2 * entries] = key;
-        keysAndValues[2 * entries + 1] = v;
-        entries++;
+        keysAndValues.add(key);
+        keysAndValues.add(v);
       }
-      if (2 * entries < keysAndValues.length) {
-        keysAndValues = Arrays.copyOf(keysAndValues, 2 * entries);
-      }
-      YMap map = new YMap(range, keysAndValues, merged);
-      for (int i = 0; i < 2 * entries; i++) {
-        keysAndValues[i].attach(map);
-      }
-      return map;
+      return new YMap(range, keysAndValues, merged);
     }
   }
 }
