@@ -136,18 +136,9 @@ class ChartDiagnosticsTest {
     }
   }
 
-  /** What the rule below needs, which fails to load (as in DiagnosticsTest, for the rendered chart). */
-  private static final class Table {
-    static final List<String> ENTRIES = load();
-
-    private static List<String> load() {
-      throw new IllegalStateException("table.yaml is missing");
-    }
-  }
-
   /**
    * A rule with bugs the rendered chart brings out: an exception where a manifest says "fail-the-rule", which costs
-   * that rule's findings only; an Error where it says "load-the-table", which costs the whole render.
+   * that rule's findings only; running out of memory where it says "exhaust-memory", which costs the whole render.
    */
   @RuleInfo(id = "HL997", name = "fails-on-rendered-text", summary = "Fails on some rendered text",
       severity = Severity.ERROR, remediation = "Fix the rule.", messages = @Message(id = "never", text = "never"))
@@ -157,8 +148,8 @@ class ChartDiagnosticsTest {
       if (doc.source().text().contains("fail-the-rule")) {
         throw new IllegalStateException("boom");
       }
-      if (doc.source().text().contains("load-the-table")) {
-        Table.ENTRIES.size();
+      if (doc.source().text().contains("exhaust-memory")) {
+        throw new OutOfMemoryError("Java heap space");
       }
     }
   }
@@ -193,7 +184,7 @@ class ChartDiagnosticsTest {
           && m.getMessage().contains("boom"));
 
       // The whole render fails: no finding of an earlier render is left anywhere, and Chart.yaml says why.
-      Files.writeString(values, original.replace("drainSeconds: 45", "drainSeconds: \"45; load-the-table\""));
+      Files.writeString(values, original.replace("drainSeconds: 45", "drainSeconds: \"45; exhaust-memory\""));
       s.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(new TextDocumentIdentifier(valuesUri)));
       PublishDiagnosticsParams failed = s.client.awaitDiagnostics(chartYaml,
           p -> p.getDiagnostics().stream().anyMatch(d -> d.getMessage().getLeft().startsWith(

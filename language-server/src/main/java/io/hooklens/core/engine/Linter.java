@@ -197,8 +197,10 @@ public final class Linter {
       List<Finding> out = new ArrayList<>();
       try {
         rule.rule().check(doc, new RuleContext(rule, doc, config, params, out, registry));
-      } catch (RuntimeException | StackOverflowError e) {
-        // One broken rule must not cost the user the other rules' findings.
+      } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
+        // One broken rule must not cost the user the other rules' findings: an exception, a recursion too deep, a
+        // class of its own that fails to load or a broken assertion stay its own. Running out of memory is the
+        // whole process's trouble.
         failures.add(new LintResult.RuleFailure(rule.id(), e));
         continue;
       }
