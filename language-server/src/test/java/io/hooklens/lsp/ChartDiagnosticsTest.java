@@ -13,6 +13,7 @@ import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.rules.BuiltInRules;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import org.eclipse.lsp4j.Diagnostic;
 import org.eclipse.lsp4j.DidChangeConfigurationParams;
 import org.eclipse.lsp4j.DidSaveTextDocumentParams;
 import org.eclipse.lsp4j.MessageType;
+import org.eclipse.lsp4j.Position;
 import org.eclipse.lsp4j.PublishDiagnosticsParams;
 import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
 import org.eclipse.lsp4j.TextDocumentIdentifier;
@@ -115,6 +117,21 @@ class ChartDiagnosticsTest {
       s.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(new TextDocumentIdentifier(
           shop.resolve("prod.yaml").toUri().toString())));
       s.client.awaitDiagnostics(uri, p -> !has(p, "HL401"));
+    }
+  }
+
+  @Test
+  void aTemplateSavedAsUtf16GetsHelmsRefusalOnItAsInTheCli() throws Exception {
+    Path shop = shop();
+    Path job = shop.resolve("templates/migrate-job.yaml");
+    Files.write(job, Files.readString(job).getBytes(StandardCharsets.UTF_16));
+    String uri = shop.resolve("templates/deployment.yaml").toUri().toString();
+    try (LspSession s = LspSession.start()) {
+      s.open(uri, "helm", Files.readString(shop.resolve("templates/deployment.yaml")));
+      PublishDiagnosticsParams p = s.client.awaitDiagnostics(job.toUri().toString(), q -> has(q, "HL005"));
+      String message = rule(p, "HL005").get().getMessage().getLeft();
+      assertTrue(message.contains("YAML parse error on shop/templates/migrate-job.yaml"), message);
+      assertEquals(new Position(0, 0), rule(p, "HL005").get().getRange().getStart());
     }
   }
 

@@ -10,12 +10,15 @@ import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.TemplateMask;
 import io.hooklens.core.yaml.YamlReader;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -55,6 +58,19 @@ public final class Linter {
     public boolean refused() {
       return text == null;
     }
+
+    /** The refusal as a clause after a file's name: {@code the file is UTF-16LE encoded ...}. */
+    public String refusalClause() {
+      return refusal.substring(0, 1).toLowerCase(Locale.ROOT) + refusal.substring(1);
+    }
+  }
+
+  /**
+   * A file's content as the linter reads it ({@link #decode}): what reads a manifest from disk for the CLI or
+   * the language server goes through here, so that a UTF-16 file gets the same refusal everywhere.
+   */
+  public static Decoded read(Path file) throws IOException {
+    return decode(Files.readAllBytes(file));
   }
 
   /**
