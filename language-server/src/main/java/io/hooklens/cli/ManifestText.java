@@ -3,6 +3,7 @@ package io.hooklens.cli;
 import io.hooklens.core.engine.Linter;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -12,7 +13,7 @@ final class ManifestText {
 
   /** The file's text, or empty after saying on {@code err} why it cannot be read. */
   static Optional<String> read(Path file, PrintWriter err) throws IOException {
-    Linter.Decoded d = Linter.read(file);
+    Linter.Decoded d = Linter.decode(Files.readAllBytes(file));
     if (d.refused()) {
       // The linter's sentence, after the file's name as every error line has it.
       err.println("hooklens: " + file + ": " + d.refusalClause());

@@ -5,6 +5,7 @@ import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -228,7 +229,7 @@ final class ChartCheckService {
    * refuses (UTF-16, binary), whose one finding says so at its start.
    */
   private static String shownText(Path file) throws IOException {
-    Linter.Decoded d = Linter.read(file);
+    Linter.Decoded d = Linter.decode(Files.readAllBytes(file));
     return d.refused() ? "" : d.text();
   }
 

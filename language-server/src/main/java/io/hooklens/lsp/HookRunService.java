@@ -432,7 +432,7 @@ final class HookRunService {
     if (path == null || !Files.isRegularFile(path)) {
       return null;
     }
-    Linter.Decoded d = Linter.read(path);
+    Linter.Decoded d = Linter.decode(Files.readAllBytes(path));
     if (d.refused()) {
       throw new IOException(d.refusalClause());
     }

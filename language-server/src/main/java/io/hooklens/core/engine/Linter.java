@@ -10,15 +10,12 @@ import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.TemplateMask;
 import io.hooklens.core.yaml.YamlReader;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -65,18 +62,12 @@ public final class Linter {
     }
   }
 
-  /**
-   * A file's content as the linter reads it ({@link #decode}): what reads a manifest from disk for the CLI or
-   * the language server goes through here, so that a UTF-16 file gets the same refusal everywhere.
-   */
-  public static Decoded read(Path file) throws IOException {
-    return decode(Files.readAllBytes(file));
-  }
 
   /**
    * Reads raw file content as UTF-8 (a byte-order mark is kept in the text), or says why not: too large,
    * UTF-16 or UTF-32 (which Helm does not read, nor kubectl without a byte-order mark; docs/files.md),
-   * binary, or not valid UTF-8.
+   * binary, or not valid UTF-8. Whatever reads a manifest from disk, in the CLI or the language server, decodes
+   * it here, so that a UTF-16 file gets the same refusal everywhere.
    */
   public static Decoded decode(byte[] bytes) {
     if (bytes.length > MAX_BYTES) {
