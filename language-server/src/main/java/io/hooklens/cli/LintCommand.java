@@ -105,7 +105,8 @@ public final class LintCommand implements Callable<Integer> {
   ColorOption color;
 
   @Option(names = "--fix",
-      description = "Apply the fixes marked safe, rewriting each changed file atomically, and report what is left."
+      description = "Apply the fixes marked safe, changing each file's content only (not its owner, mode or links), and"
+          + " report what is left."
           + " With - for standard input, the fixed text goes to standard output and the report to standard error.")
   boolean fix;
 

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Optional;
 
 /** Reads a manifest file that a command needs as text, as the linter reads files: size limit, strict UTF-8. */
@@ -17,8 +16,7 @@ final class ManifestText {
     Linter.Decoded d = Linter.decode(Files.readAllBytes(file));
     if (d.refused()) {
       // The linter's sentence, after the file's name as every error line has it.
-      err.println("hooklens: " + file + ": " + d.refusal().substring(0, 1).toLowerCase(Locale.ROOT)
-          + d.refusal().substring(1));
+      err.println("hooklens: " + file + ": " + d.refusalClause());
       return Optional.empty();
     }
     return Optional.of(d.text());

@@ -5,8 +5,8 @@ import io.hooklens.app.ConfigResolver;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.LintResult;
+import io.hooklens.core.engine.Linter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -165,7 +165,7 @@ final class ChartCheckService {
         String uri = openUris.getOrDefault(path, path.toUri().toString());
         String text;
         try {
-          text = Files.readString(path, StandardCharsets.UTF_8);
+          text = shownText(path);
         } catch (IOException e) {
           // Gone or unreadable since the render: there is no text left to show its findings in.
           log.warn("chart " + chart + ": cannot read " + path + " again (" + e.getMessage() + "); its findings are"
@@ -225,12 +225,21 @@ final class ChartCheckService {
       String message) {
     String text;
     try {
-      text = Files.readString(chartYaml, StandardCharsets.UTF_8);
+      text = shownText(chartYaml);
     } catch (IOException | RuntimeException e) {
       text = "";
     }
     found.put(openUris.getOrDefault(chartYaml, chartYaml.toUri().toString()),
         new Rendered(text, List.of(DiagnosticsService.notChecked(message))));
+  }
+
+  /**
+   * A chart file's text as the linter read it, which its findings' places are in; none for a file the linter
+   * refuses (UTF-16, binary), whose one finding says so at its start.
+   */
+  private static String shownText(Path file) throws IOException {
+    Linter.Decoded d = Linter.decode(Files.readAllBytes(file));
+    return d.refused() ? "" : d.text();
   }
 
   /** Replaces what the chart's last render showed with what this one found, open documents and others. */

@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.Linter;
 import io.hooklens.core.model.Container;
 import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
@@ -236,7 +237,12 @@ final class HookRunService {
 
   private Object run(JsonObject args, String givenToken) {
     String uri = args.get("uri").getAsString();
-    TextDocument doc = document(uri);
+    TextDocument doc;
+    try {
+      doc = document(uri);
+    } catch (IOException e) {
+      return shown(status("refused", "cannot read " + uri + ": " + e.getMessage()));
+    }
     if (doc == null) {
       return shown(status("refused", "cannot read " + uri));
     }
@@ -413,8 +419,13 @@ final class HookRunService {
         && caps.getWindow().getShowDocument().isSupport();
   }
 
-  /** The open document, else the file behind a {@code file:} URI as it is on disk. */
-  private TextDocument document(String uri) {
+  /**
+   * The open document, else the file behind a {@code file:} URI as it is on disk, read as the linter reads it;
+   * null when there is no such file.
+   *
+   * @throws IOException when the file cannot be read, or the linter refuses it (UTF-16, binary)
+   */
+  private TextDocument document(String uri) throws IOException {
     TextDocument open = store.get(uri);
     if (open != null) {
       return open;
@@ -423,11 +434,11 @@ final class HookRunService {
     if (path == null || !Files.isRegularFile(path)) {
       return null;
     }
-    try {
-      return new TextDocument(uri, path.toString().endsWith(".json") ? "json" : "yaml", 0, Files.readString(path));
-    } catch (IOException e) {
-      return null;
+    Linter.Decoded d = Linter.decode(Files.readAllBytes(path));
+    if (d.refused()) {
+      throw new IOException(d.refusalClause());
     }
+    return new TextDocument(uri, path.toString().endsWith(".json") ? "json" : "yaml", 0, d.text());
   }
 
   private static String string(JsonObject o, String key) {

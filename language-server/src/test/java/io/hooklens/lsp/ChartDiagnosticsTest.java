@@ -13,6 +13,7 @@ import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.rules.BuiltInRules;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import org.eclipse.lsp4j.Diagnostic;
 import org.eclipse.lsp4j.DidChangeConfigurationParams;
 import org.eclipse.lsp4j.DidSaveTextDocumentParams;
 import org.eclipse.lsp4j.MessageType;
+import org.eclipse.lsp4j.Position;
 import org.eclipse.lsp4j.PublishDiagnosticsParams;
 import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
 import org.eclipse.lsp4j.TextDocumentIdentifier;
@@ -119,6 +121,21 @@ class ChartDiagnosticsTest {
   }
 
   @Test
+  void aTemplateSavedAsUtf16GetsHelmsRefusalOnItAsInTheCli() throws Exception {
+    Path shop = shop();
+    Path job = shop.resolve("templates/migrate-job.yaml");
+    Files.write(job, Files.readString(job).getBytes(StandardCharsets.UTF_16));
+    String uri = shop.resolve("templates/deployment.yaml").toUri().toString();
+    try (LspSession s = LspSession.start()) {
+      s.open(uri, "helm", Files.readString(shop.resolve("templates/deployment.yaml")));
+      PublishDiagnosticsParams p = s.client.awaitDiagnostics(job.toUri().toString(), q -> has(q, "HL005"));
+      String message = rule(p, "HL005").get().getMessage().getLeft();
+      assertTrue(message.contains("YAML parse error on shop/templates/migrate-job.yaml"), message);
+      assertEquals(new Position(0, 0), rule(p, "HL005").get().getRange().getStart());
+    }
+  }
+
+  @Test
   void aValuesFileHelmRefusesIsShownWhereItIs() throws Exception {
     Path shop = shop();
     Path values = shop.resolve("values.yaml");
@@ -136,18 +153,9 @@ class ChartDiagnosticsTest {
     }
   }
 
-  /** What the rule below needs, which fails to load (as in DiagnosticsTest, for the rendered chart). */
-  private static final class Table {
-    static final List<String> ENTRIES = load();
-
-    private static List<String> load() {
-      throw new IllegalStateException("table.yaml is missing");
-    }
-  }
-
   /**
    * A rule with bugs the rendered chart brings out: an exception where a manifest says "fail-the-rule", which costs
-   * that rule's findings only; an Error where it says "load-the-table", which costs the whole render.
+   * that rule's findings only; running out of memory where it says "exhaust-memory", which costs the whole render.
    */
   @RuleInfo(id = "HL997", name = "fails-on-rendered-text", summary = "Fails on some rendered text",
       severity = Severity.ERROR, remediation = "Fix the rule.", messages = @Message(id = "never", text = "never"))
@@ -157,8 +165,8 @@ class ChartDiagnosticsTest {
       if (doc.source().text().contains("fail-the-rule")) {
         throw new IllegalStateException("boom");
       }
-      if (doc.source().text().contains("load-the-table")) {
-        Table.ENTRIES.size();
+      if (doc.source().text().contains("exhaust-memory")) {
+        throw new OutOfMemoryError("Java heap space");
       }
     }
   }
@@ -193,7 +201,7 @@ class ChartDiagnosticsTest {
           && m.getMessage().contains("boom"));
 
       // The whole render fails: no finding of an earlier render is left anywhere, and Chart.yaml says why.
-      Files.writeString(values, original.replace("drainSeconds: 45", "drainSeconds: \"45; load-the-table\""));
+      Files.writeString(values, original.replace("drainSeconds: 45", "drainSeconds: \"45; exhaust-memory\""));
       s.remote.getTextDocumentService().didSave(new DidSaveTextDocumentParams(new TextDocumentIdentifier(valuesUri)));
       PublishDiagnosticsParams failed = s.client.awaitDiagnostics(chartYaml,
           p -> p.getDiagnostics().stream().anyMatch(d -> d.getMessage().getLeft().startsWith(

@@ -232,6 +232,21 @@ class DiagnosticsTest {
     assertNull(cleared.getVersion());
   }
 
+  /** A server with the built-in rules and one more, which validates at once. */
+  private static LspSession withRule(Rule extra) throws Exception {
+    List<Rule> rules = new ArrayList<>(BuiltInRules.all());
+    rules.add(extra);
+    return LspSession.start(new RuleRegistry(rules), LspSession.json("{\"debounceMs\": 0}"), c -> { }, c -> { });
+  }
+
+  /** Opens the pod, whose one finding is HL401, and waits for its diagnostics, which say it was checked. */
+  private static void openPod(LspSession s, String uri) {
+    s.open(uri, "yaml", POD);
+    List<Diagnostic> first = s.client.awaitDiagnostics(uri, 1).getDiagnostics();
+    only(first, "HL401");
+    assertTrue(first.stream().noneMatch(DiagnosticsTest::isNotChecked), first::toString);
+  }
+
   /** A rule with a bug: it throws on every file. */
   @RuleInfo(id = "HL999", name = "always-throws", summary = "Throws on every file", severity = Severity.ERROR,
       remediation = "Fix the rule.", messages = @Message(id = "never", text = "never reported"))
@@ -260,10 +275,7 @@ class DiagnosticsTest {
 
   @Test
   void aRuleThatThrowsIsLoggedWithItsIdAndTheUriAndTheOtherRulesStillReport() throws Exception {
-    List<Rule> rules = new ArrayList<>(BuiltInRules.all());
-    rules.add(new AlwaysThrows());
-    try (LspSession broken = LspSession.start(new RuleRegistry(rules), LspSession.json("{\"debounceMs\": 0}"),
-        c -> { }, c -> { })) {
+    try (LspSession broken = withRule(new AlwaysThrows())) {
       String uri = "file:///work/throws.yaml";
       broken.open(uri, "yaml", POD);
       List<Diagnostic> ds = broken.client.awaitDiagnostics(uri, 1).getDiagnostics();
@@ -293,10 +305,7 @@ class DiagnosticsTest {
     }
   }
 
-  /**
-   * A rule with a bug that the engine does not contain: an Error rather than an exception, which ends the whole
-   * lint of the file. It needs its table only where the file says so.
-   */
+  /** A rule with a bug that is an Error rather than an exception. It needs its table only where the file says so. */
   @RuleInfo(id = "HL998", name = "table-fails-to-load", summary = "Fails to load its table",
       severity = Severity.ERROR, remediation = "Fix the rule.", messages = @Message(id = "never", text = "never"))
   static final class TableFailsToLoad implements Rule {
@@ -309,26 +318,51 @@ class DiagnosticsTest {
   }
 
   @Test
+  void aRuleWhoseClassFailsToLoadCostsOnlyItsOwnFindings() throws Exception {
+    try (LspSession broken = withRule(new TableFailsToLoad())) {
+      String uri = "file:///work/table.yaml";
+      openPod(broken, uri);
+      // ExceptionInInitializerError, then NoClassDefFoundError for every later use.
+      for (int version = 2; version <= 3; version++) {
+        broken.change(uri, version, new TextDocumentContentChangeEvent(POD + "# load the table\n"));
+        List<Diagnostic> failed = broken.client.awaitDiagnostics(uri, version).getDiagnostics();
+        only(failed, "HL401");
+        assertEquals("Hooklens could not fully check this file: rule HL998 failed with an internal error, so its"
+            + " problems are not shown. The language server's log has the details.",
+            notChecked(failed).getMessage().getLeft());
+      }
+      broken.client.awaitLog(m -> m.getType() == MessageType.Error && m.getMessage().contains("HL998")
+          && m.getMessage().contains("NoClassDefFoundError"));
+    }
+  }
+
+  /** A rule that runs out of memory where the file says so: that ends the whole lint of the file. */
+  @RuleInfo(id = "HL997", name = "runs-out-of-memory", summary = "Runs out of memory",
+      severity = Severity.ERROR, remediation = "Fix the rule.", messages = @Message(id = "never", text = "never"))
+  static final class RunsOutOfMemory implements Rule {
+    @Override
+    public void check(HookDocument doc, RuleContext ctx) {
+      if (doc.source().text().contains("# exhaust memory")) {
+        throw new OutOfMemoryError("Java heap space");
+      }
+    }
+  }
+
+  @Test
   void anAnalysisThatFailsLeavesNoStaleDiagnosticsButOneThatSaysSo() throws Exception {
-    List<Rule> rules = new ArrayList<>(BuiltInRules.all());
-    rules.add(new TableFailsToLoad());
-    try (LspSession broken = LspSession.start(new RuleRegistry(rules), LspSession.json("{\"debounceMs\": 0}"),
-        c -> { }, c -> { })) {
+    try (LspSession broken = withRule(new RunsOutOfMemory())) {
       String uri = "file:///work/fails.yaml";
-      broken.open(uri, "yaml", POD);
-      List<Diagnostic> first = broken.client.awaitDiagnostics(uri, 1).getDiagnostics();
-      only(first, "HL401");
-      assertTrue(first.stream().noneMatch(DiagnosticsTest::isNotChecked), first::toString);
+      openPod(broken, uri);
 
       // The edit that makes the analysis fail: version 2 gets diagnostics of its own, never version 1's.
-      broken.change(uri, 2, new TextDocumentContentChangeEvent(POD + "# load the table\n"));
+      broken.change(uri, 2, new TextDocumentContentChangeEvent(POD + "# exhaust memory\n"));
       List<Diagnostic> failed = broken.client.awaitDiagnostics(uri, 2).getDiagnostics();
       assertEquals(1, failed.size(), failed::toString);
       assertEquals("Hooklens could not check this file: an internal error stopped the analysis, so its problems are"
           + " not shown. The language server's log has the details.", notChecked(failed).getMessage().getLeft());
       MessageParams logged = broken.client.awaitLog(m -> m.getType() == MessageType.Error
           && m.getMessage().startsWith("cannot check " + uri + " (version 2)"));
-      assertTrue(logged.getMessage().contains("Error"), logged::getMessage);
+      assertTrue(logged.getMessage().contains("OutOfMemoryError"), logged::getMessage);
       assertFalse(logged.getMessage().contains("\tat "), "the stack trace is for the server's log only");
 
       // The server goes on: the next version is checked as usual.

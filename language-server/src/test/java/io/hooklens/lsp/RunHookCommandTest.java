@@ -11,6 +11,7 @@ import com.google.gson.JsonObject;
 import io.hooklens.Timing;
 import io.hooklens.core.text.Printable;
 import io.hooklens.rules.BuiltInRules;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -225,17 +226,34 @@ class RunHookCommandTest {
     }
   }
 
+  /** Asks to run the preStop hook of a document, which the server refuses: its answer. */
+  private static JsonObject runPreStopRefused(LspSession s, String uri) throws Exception {
+    JsonObject args = new JsonObject();
+    args.addProperty("uri", uri);
+    args.addProperty("hook", "preStop");
+    JsonObject result = execute(s, new ExecuteCommandParams(HookRunService.RUN_HOOK, List.of(args)),
+        RecordingClient.TIMEOUT_MS);
+    assertEquals("refused", result.get("status").getAsString());
+    return result;
+  }
+
   @Test
   void aBadRequestIsRefusedAndShown() throws Exception {
     try (LspSession s = session()) {
-      JsonObject args = new JsonObject();
-      args.addProperty("uri", URI);
-      args.addProperty("hook", "preStop");
-      JsonObject result = execute(s, new ExecuteCommandParams(HookRunService.RUN_HOOK, List.of(args)),
-          RecordingClient.TIMEOUT_MS);
-      assertEquals("refused", result.get("status").getAsString());
+      runPreStopRefused(s, URI);
       s.client.awaitShown(m -> m.getMessage().contains("cannot read " + URI));
       assertEquals(List.of(), s.client.messageRequests(), "nothing to ask about");
+    }
+  }
+
+  @Test
+  void aFileOnDiskTheLinterRefusesIsRefusedWithItsReason() throws Exception {
+    Path file = dir.resolve("web.yaml");
+    Files.write(file, TEXT.getBytes(StandardCharsets.UTF_16LE));
+    String uri = file.toUri().toString();
+    try (LspSession s = session()) {
+      assertEquals("cannot read " + uri + ": the file is UTF-16LE encoded (no byte-order mark; every"
+          + " other byte is NUL); save it as UTF-8", runPreStopRefused(s, uri).get("message").getAsString());
     }
   }
 

@@ -63,12 +63,19 @@ public final class Linter {
     public boolean refused() {
       return text == null;
     }
+
+    /** The refusal as a clause after a file's name: {@code the file is UTF-16LE encoded ...}. */
+    public String refusalClause() {
+      return refusal.substring(0, 1).toLowerCase(Locale.ROOT) + refusal.substring(1);
+    }
   }
+
 
   /**
    * Reads raw file content as UTF-8 (a byte-order mark is kept in the text), or says why not: too large,
    * UTF-16 or UTF-32 (which Helm does not read, nor kubectl without a byte-order mark; docs/files.md),
-   * binary, or not valid UTF-8.
+   * binary, or not valid UTF-8. Whatever reads a manifest from disk, in the CLI or the language server, decodes
+   * it here, so that a UTF-16 file gets the same refusal everywhere.
    */
   public static Decoded decode(byte[] bytes) {
     if (bytes.length > MAX_BYTES) {
@@ -206,8 +213,10 @@ public final class Linter {
       List<Finding> out = new ArrayList<>();
       try {
         rule.rule().check(doc, new RuleContext(rule, doc, config, params, out, registry, texts));
-      } catch (RuntimeException | StackOverflowError e) {
-        // One broken rule must not cost the user the other rules' findings.
+      } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
+        // One broken rule must not cost the user the other rules' findings: an exception, a recursion too deep, a
+        // class of its own that fails to load or a broken assertion stay its own. Running out of memory is the
+        // whole process's trouble.
         failures.add(new LintResult.RuleFailure(rule.id(), e));
         continue;
       }

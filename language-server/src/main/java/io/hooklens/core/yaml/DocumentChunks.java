@@ -46,12 +46,17 @@ public final class DocumentChunks {
     return parsed;
   }
 
-  /** The chunk read before with this first line, index and text, or null. */
+  /**
+   * The chunk read before with this first line, index and text, placed at its offsets in the new text, or null.
+   * An edit above it that keeps the number of lines moves it within the text, and the next read compares it
+   * there.
+   */
   Chunk reusable(int startLine, int firstIndex, String newText, int start, int end) {
     Chunk c = byStartLine.get(startLine);
-    if (c == null || c.firstIndex() != firstIndex || c.end() - c.start() != end - start) {
+    if (c == null || c.firstIndex() != firstIndex || c.end() - c.start() != end - start
+        || !text.regionMatches(c.start(), newText, start, end - start)) {
       return null;
     }
-    return text.regionMatches(c.start(), newText, start, end - start) ? c : null;
+    return new Chunk(startLine, start, end, firstIndex, c.documents(), c.problems());
   }
 }

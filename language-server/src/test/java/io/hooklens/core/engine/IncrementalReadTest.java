@@ -111,6 +111,18 @@ class IncrementalReadTest {
     assertSame(a.get(2).root(), b.get(2).root());
   }
 
+  @Test
+  void aDocumentMovedByAnEditAboveItIsReusedAgainAfterTheNextEdit() {
+    String text = "kind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata: {name: b}\n";
+    Linter.Reread first = LINTER.parse("pods.yaml", text, DocumentChunks.NONE);
+    // Longer first line, same lines: the second document moves within the text.
+    Linter.Reread second = LINTER.parse("pods.yaml", text.replace("name: a", "name: aa"), first.chunks());
+    Linter.Reread third = LINTER.parse("pods.yaml", text.replace("name: a", "name: aaa"), second.chunks());
+    YamlDocument b = first.document().parsed().documents().get(1);
+    assertSame(b.root(), second.document().parsed().documents().get(1).root());
+    assertSame(b.root(), third.document().parsed().documents().get(1).root());
+  }
+
   /** Index, range and node ranges of each document: what rules and findings see of the tree. */
   private static List<String> shapes(List<YamlDocument> docs) {
     return docs.stream().map(d -> d.index() + " " + d.range() + " "
