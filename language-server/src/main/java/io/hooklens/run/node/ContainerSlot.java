@@ -36,9 +36,9 @@ final class ContainerSlot {
    */
   record Run(Sandbox.ContainerProcess process, HookRunner.Output output, Map<String, String> env,
       CompletableFuture<Void> startReturned, CompletableFuture<Void> ended) {
-    /** Completes when the process is gone, on whatever thread sees it go first. */
-    CompletableFuture<Process> exit() {
-      return process.process.onExit();
+    /** Completes with the exit code once the process and what it left are gone, off the pod's loop. */
+    CompletableFuture<Integer> exit() {
+      return process.gone();
     }
   }
 

@@ -203,7 +203,7 @@ final class PodWorker {
     ContainerSlot.Run run = started.run();
     slot.started(run);
     journal.mark(name, Mark.CONTAINER_STARTED, started.argv().toString());
-    run.exit().thenAcceptAsync(process -> exited(slot, run, process.exitValue()), loop);
+    run.exit().thenAcceptAsync(code -> exited(slot, run, code), loop);
     journal.event(name, false, "Created", "Created container: " + name);
     journal.event(name, false, "Started", "Started container " + name);
     if (slot.postStart() == null) {
@@ -233,7 +233,6 @@ final class PodWorker {
 
   private void exited(ContainerSlot slot, ContainerSlot.Run run, int code) {
     journal.mark(slot.name(), Mark.EXITED, "exit code " + code);
-    run.process().reap();
     // A container the pod has already given up on (it outlived SIGKILL's wait) keeps the end it was given.
     if (slot.live()) {
       slot.terminated(code, code == 0 ? "Completed" : "Error", null);
@@ -378,7 +377,8 @@ final class PodWorker {
     }
     stopped = true;
     List<CompletableFuture<?>> exits = new ArrayList<>();
-    all().filter(slot -> slot.run() != null && slot.run().process().process.isAlive()).forEach(slot -> {
+    // Not yet gone rather than alive: a main process that has exited may have left a process group to kill.
+    all().filter(slot -> slot.run() != null && !slot.run().exit().isDone()).forEach(slot -> {
       journal.mark(slot.name(), Mark.SIGKILL, "pod removed");
       slot.run().process().kill();
       exits.add(slot.run().exit());
