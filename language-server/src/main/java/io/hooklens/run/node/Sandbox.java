@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -374,7 +375,12 @@ final class Sandbox {
       this.main = isolated ? null : process.toHandle();
       // Off the common pool: killing a group starts a process and waits for the group to go.
       gone = process.onExit().thenApplyAsync(p -> {
-        reap();
+        try {
+          reap();
+        } catch (RuntimeException e) {
+          // The end is still told: a pod must not wait for a container that has exited.
+          LOG.log(Level.WARNING, "cannot kill what container process " + p.pid() + " left", e);
+        }
         return p.exitValue();
       }, REAPER);
     }
