@@ -63,6 +63,9 @@ class ConcurrentPodsTest {
 
   @BeforeAll
   static void start() {
+    // A second run of the class in the same JVM starts from nothing: its pods have the names of the first's.
+    Stream.of(statuses, events, deleted).forEach(Map::clear);
+    SEVERE.clear();
     NODE_LOG.addHandler(new Handler() {
       @Override
       public void publish(LogRecord record) {
