@@ -49,6 +49,19 @@ final class Environment {
     this.warning = warning;
   }
 
+  /** The image's variables, then the container's over them, as a container runtime merges them. */
+  Map<String, String> of(Image image, Container container) throws ConfigError {
+    Map<String, String> env = new LinkedHashMap<>();
+    if (image != null) {
+      for (String pair : image.env()) {
+        int eq = pair.indexOf('=');
+        env.put(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : pair.substring(eq + 1));
+      }
+    }
+    env.putAll(of(container));
+    return env;
+  }
+
   /** The variables of a container, {@code HOSTNAME} first. */
   Map<String, String> of(Container container) throws ConfigError {
     Map<String, String> env = new LinkedHashMap<>();
@@ -88,6 +101,11 @@ final class Environment {
     }
     m.appendTail(out);
     return out.toString();
+  }
+
+  /** Each word expanded as {@link #expand(String, Map)} does; null stays null. */
+  static List<String> expand(List<String> words, Map<String, String> defined) {
+    return words == null ? null : words.stream().map(w -> expand(w, defined)).toList();
   }
 
   /** A {@code valueFrom}'s value, or null when an optional source is missing or the node cannot give it. */

@@ -11,8 +11,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Runs one lifecycle handler the way the kubelet's handler runner does: exec inside the container (no
@@ -47,11 +49,11 @@ final class HookRunner {
   }
 
   /**
-   * Runs the handler; returns when it ends, or when {@code stopped} opens (the container is gone), with
+   * Runs the handler; returns when it ends, or when {@code stopped} completes (the container is gone), with
    * the handler's process killed.
    */
   Result run(LifecycleHandler handler, Container container, Sandbox.PodNetwork network,
-      Sandbox.ContainerProcess process, Map<String, String> env, CountDownLatch stopped) {
+      Sandbox.ContainerProcess process, Map<String, String> env, CompletableFuture<?> stopped) {
     try {
       if (handler.getExec() != null) {
         List<String> command = handler.getExec().getCommand();
@@ -65,8 +67,7 @@ final class HookRunner {
       }
       if (handler.getSleep() != null) {
         long seconds = handler.getSleep().getSeconds() == null ? 0 : handler.getSleep().getSeconds();
-        return stopped.await(seconds, TimeUnit.SECONDS)
-            ? Result.failure("container terminated before sleep hook finished")
+        return endsWithin(stopped, seconds) ? Result.failure("container terminated before sleep hook finished")
             : Result.ok(BoundedOutput.Tail.EMPTY);
       }
       return Result.failure("Cannot run handler: invalid handler: " + describe(handler));
@@ -83,14 +84,38 @@ final class HookRunner {
         : "no action";
   }
 
-  private Result exec(List<String> command, Process process, CountDownLatch stopped) throws InterruptedException {
-    Output output = Output.drain(process.getInputStream());
-    while (!process.waitFor(20, TimeUnit.MILLISECONDS)) {
-      if (stopped.getCount() == 0) {
-        Sandbox.killGroup(process.pid());
-        process.destroyForcibly().waitFor();
-      }
+  private static boolean endsWithin(CompletableFuture<?> stopped, long seconds) throws InterruptedException {
+    try {
+      stopped.get(seconds, TimeUnit.SECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      return true;
     }
+  }
+
+  /** Waits for the handler's process, which is killed once the container is gone. */
+  private static void await(Process process, CompletableFuture<?> stopped, boolean group)
+      throws InterruptedException {
+    try {
+      CompletableFuture.anyOf(process.onExit(), stopped).get();
+    } catch (ExecutionException e) {
+      // The container is gone all the same.
+    }
+    if (process.isAlive()) {
+      if (group) {
+        Sandbox.killGroup(process.pid());
+      }
+      process.destroyForcibly();
+    }
+    process.waitFor();
+  }
+
+  private Result exec(List<String> command, Process process, CompletableFuture<?> stopped)
+      throws InterruptedException {
+    Output output = Output.drain(process.getInputStream());
+    await(process, stopped, true);
     BoundedOutput.Tail printed = output.tail();
     int code = process.exitValue();
     return code == 0 ? Result.ok(printed)
@@ -99,7 +124,7 @@ final class HookRunner {
   }
 
   private Result httpGet(HTTPGetAction action, Container container, Sandbox.PodNetwork network,
-      CountDownLatch stopped) throws IOException, InterruptedException {
+      CompletableFuture<?> stopped) throws IOException, InterruptedException {
     Integer port = port(action.getPort(), container);
     if (port == null) {
       return Result.failure("httpGet port " + action.getPort().getStrVal() + " is not a named port of container "
@@ -127,11 +152,7 @@ final class HookRunner {
         .append(headers).append("\r\n");
     Process process = sandbox.startHttpGet(network, target, port, request.toString());
     Output output = Output.drain(process.getInputStream());
-    while (!process.waitFor(20, TimeUnit.MILLISECONDS)) {
-      if (stopped.getCount() == 0) {
-        process.destroyForcibly().waitFor();
-      }
-    }
+    await(process, stopped, false);
     BoundedOutput.Tail read = output.tail();
     BoundedOutput.Tail printed = new BoundedOutput.Tail(read.text().strip(), read.droppedBytes());
     return process.exitValue() == 0 ? Result.ok(printed)
@@ -171,16 +192,20 @@ final class HookRunner {
 
   /** Reads a stream on a daemon thread into a {@link BoundedOutput}. */
   static final class Output {
+    // Long enough for the pipe's last bytes once the process is gone.
+    static final long END_MILLIS = 500;
     private final BoundedOutput kept;
-    private final Thread reader;
+    private final CompletableFuture<Void> finished = new CompletableFuture<>();
 
     private Output(InputStream in, BoundedOutput kept) {
       this.kept = kept;
-      reader = new Thread(() -> {
+      Thread reader = new Thread(() -> {
         try (in) {
           kept.readAll(in);
         } catch (IOException e) {
           // The process is gone; what was read is kept.
+        } finally {
+          finished.complete(null);
         }
       }, "hooklens-output");
       reader.setDaemon(true);
@@ -196,18 +221,20 @@ final class HookRunner {
       return new Output(in, kept);
     }
 
-    /** Waits briefly for the stream's end. */
-    void awaitEnd() {
-      try {
-        reader.join(500);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+    /** Completes when the stream has been read to its end. */
+    CompletableFuture<Void> finished() {
+      return finished;
     }
 
     /** What was kept so far, after waiting briefly for the stream's end. */
     BoundedOutput.Tail tail() {
-      awaitEnd();
+      try {
+        finished.get(END_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        // Still printing: what was read so far.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       return kept.tail();
     }
   }

@@ -1,8 +1,6 @@
 package io.hooklens.run.node;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.hooklens.run.kube.BoundedOutput;
-import io.hooklens.run.kube.EventRecorder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
@@ -10,6 +8,8 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.hooklens.run.kube.BoundedOutput;
+import io.hooklens.run.kube.EventRecorder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -18,11 +18,13 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -41,6 +43,8 @@ public final class NodeAgent implements AutoCloseable {
   public static final Duration DEFAULT_RESTART_BACKOFF = Duration.ofSeconds(10);
   private static final Logger LOG = Logger.getLogger(NodeAgent.class.getName());
   private static final AtomicInteger INSTANCES = new AtomicInteger();
+  // Killed processes are gone at once; this bounds the wait for a pod whose loop is stuck.
+  private static final long STOP_SECONDS = 30;
 
   private final KubernetesClient client;
   private final Sandbox sandbox;
@@ -49,8 +53,6 @@ public final class NodeAgent implements AutoCloseable {
   private final EventRecorder events;
   private final ExecutorService executor = Executors.newCachedThreadPool(daemon("hooklens-node"));
   private final ExecutorService watchEvents = Executors.newSingleThreadExecutor(daemon("hooklens-node-watch"));
-  private final ScheduledExecutorService scheduler =
-      Executors.newSingleThreadScheduledExecutor(daemon("hooklens-node-timer"));
   private volatile Duration restartBackoff = DEFAULT_RESTART_BACKOFF;
   private Path volumeRoot;
   private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
@@ -163,7 +165,7 @@ public final class NodeAgent implements AutoCloseable {
     if (action == Watcher.Action.DELETED) {
       if (worker != null) {
         workers.remove(uid);
-        executor.execute(worker::stop);
+        worker.stop();
       }
       return;
     }
@@ -179,7 +181,7 @@ public final class NodeAgent implements AutoCloseable {
       }
       worker = new PodWorker(this, pod);
       workers.put(uid, worker);
-      executor.execute(worker::start);
+      worker.start();
     }
     if (pod.getMetadata().getDeletionTimestamp() != null) {
       Long grace = pod.getMetadata().getDeletionGracePeriodSeconds();
@@ -217,10 +219,6 @@ public final class NodeAgent implements AutoCloseable {
 
   Duration restartBackoff() {
     return restartBackoff;
-  }
-
-  ScheduledExecutorService scheduler() {
-    return scheduler;
   }
 
   /**
@@ -304,10 +302,14 @@ public final class NodeAgent implements AutoCloseable {
     watchEvents.shutdownNow();
     List<PodWorker> all = List.copyOf(workers.values());
     workers.clear();
-    for (PodWorker worker : all) {
-      worker.stop();
+    try {
+      CompletableFuture.allOf(all.stream().map(PodWorker::stop).toArray(CompletableFuture[]::new))
+          .get(STOP_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.log(Level.WARNING, "pods not stopped in " + STOP_SECONDS + " s; killing what is left", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
-    scheduler.shutdownNow();
     executor.shutdownNow();
     try {
       executor.awaitTermination(10, TimeUnit.SECONDS);

@@ -18,8 +18,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -87,6 +91,13 @@ final class Sandbox {
   private static final class Bubblewrap {
     static final String EXECUTABLE = bubblewrapPath();
   }
+
+  /** Where a container's end is taken in and what it left is killed: never a pod's loop or the common pool. */
+  private static final ExecutorService REAPER = Executors.newCachedThreadPool(runnable -> {
+    Thread thread = new Thread(runnable, "hooklens-reaper");
+    thread.setDaemon(true);
+    return thread;
+  });
 
   private final boolean isolated;
   private final String marker;
@@ -346,41 +357,81 @@ final class Sandbox {
     }
   }
 
-  /** A container's process: the outer process Java started, and the container's own main process. */
+  /**
+   * A container's process: the outer process Java started, and the container's own main process. Its end, as the
+   * node sees it, is {@link #gone()}: the main process has exited and nothing it left behind runs any more.
+   */
   final class ContainerProcess {
     final Process process;
+    /**
+     * The container's PID 1 (isolated) or the process group leader (plain); null until bubblewrap has forked it.
+     * Set by whichever thread finds it first, always to the same process.
+     */
+    private volatile ProcessHandle main;
+    private final CompletableFuture<Integer> gone;
 
     private ContainerProcess(Process process) {
       this.process = process;
+      this.main = isolated ? null : process.toHandle();
+      // Off the common pool: killing a group starts a process and waits for the group to go.
+      gone = process.onExit().thenApplyAsync(p -> {
+        try {
+          reap();
+        } catch (RuntimeException e) {
+          // The end is still told: a pod must not wait for a container that has exited.
+          LOG.log(Level.WARNING, "cannot kill what container process " + p.pid() + " left", e);
+        }
+        return p.exitValue();
+      }, REAPER);
     }
 
     /** The container's PID 1 (isolated) or the process group leader (plain), once it exists. */
     Optional<ProcessHandle> main() {
-      if (!isolated) {
-        return Optional.of(process.toHandle());
+      if (main == null) {
+        main = process.children().findFirst().orElse(null);
       }
-      return process.children().findFirst();
+      return Optional.ofNullable(main);
+    }
+
+    /**
+     * Completes with the main process's exit code once it has exited and what it left is gone: a process group is
+     * killed (plain); a PID namespace empties before its PID 1 has ended, and bubblewrap ends only after it.
+     */
+    CompletableFuture<Integer> gone() {
+      return gone;
     }
 
     void terminate() {
       main().ifPresent(ProcessHandle::destroy);
     }
 
-    /** After the main process ended: its PID namespace took the rest along; a process group must be killed. */
-    void reap() {
+    // Plain: the group takes the container's children along. Isolated: only if bubblewrap went first (killed
+    // before it had forked, or by the agent's last sweep) may its PID 1 still be there, and it is waited for.
+    private void reap() {
       if (!isolated) {
         killGroup(process.pid());
+        return;
+      }
+      ProcessHandle pid1 = main;
+      if (pid1 != null && pid1.isAlive()) {
+        pid1.destroyForcibly();
+        pid1.onExit().join();
       }
     }
 
-    /** SIGKILL to everything in the container: its PID namespace, or its process group. */
+    /**
+     * SIGKILL to everything in the container: its PID 1, whose end takes its PID namespace along before bubblewrap
+     * sees it (bubblewrap itself only while it has no child yet, which then dies with it); or its process group.
+     */
     void kill() {
       if (isolated) {
-        main().ifPresent(ProcessHandle::destroyForcibly);
-      } else if (process.isAlive()) {
-        killGroup(process.pid());
+        main().ifPresentOrElse(ProcessHandle::destroyForcibly, process::destroyForcibly);
+      } else {
+        if (process.isAlive()) {
+          killGroup(process.pid());
+        }
+        process.destroyForcibly();
       }
-      process.destroyForcibly();
     }
   }
 
@@ -495,7 +546,8 @@ final class Sandbox {
     ContainerProcess container = new ContainerProcess(start(command, isolated ? Map.of() : env,
         isolated ? null : workingDir));
     if (isolated) {
-      awaitExec(container.process);
+      // Known from its start, PID 1 is still found should bubblewrap be killed later.
+      container.main = awaitExec(container.process).orElse(null);
       Files.deleteIfExists(args);
     }
     return container;
@@ -574,17 +626,19 @@ final class Sandbox {
 
   // Started means the command runs in its namespaces, as when a runtime's StartContainer returns: until
   // bubblewrap's child has executed it, hooks would enter half-built namespaces.
-  private static void awaitExec(Process outer) {
+  // Returns bubblewrap's child, the container's PID 1, if there is one by then.
+  private static Optional<ProcessHandle> awaitExec(Process outer) {
     // Not the outer process's own executable: it may still be setsid or nsenter, not yet bubblewrap.
     String bwrap = Bubblewrap.EXECUTABLE;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (System.nanoTime() < deadline && outer.isAlive()) {
       Optional<ProcessHandle> child = outer.children().findFirst();
       if (child.isPresent() && !bwrap.equals(executable(child.get().pid()))) {
-        return;
+        return child;
       }
       sleepBriefly();
     }
+    return outer.children().findFirst();
   }
 
   private static String bubblewrapPath() {
@@ -699,7 +753,11 @@ final class Sandbox {
     }
   }
 
-  // Without PID namespaces a container's children may outlive its main process; the group takes them all.
+  /**
+   * Without PID namespaces a container's children may outlive its main process; the group takes them all.
+   * Returns once none of them runs any more (a zombie has ended: only its parent's wait is left), or after ten
+   * seconds should one never go.
+   */
   static void killGroup(long pgid) {
     try {
       new ProcessBuilder("bash", "-c", "kill -KILL -- -\"$1\" 2>/dev/null", "bash", String.valueOf(pgid))
@@ -708,7 +766,36 @@ final class Sandbox {
       ProcessHandle.of(pgid).ifPresent(ProcessHandle::destroyForcibly);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return;
     }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    for (List<ProcessHandle> left = groupMembers(pgid); !left.isEmpty() && System.nanoTime() < deadline;
+        left = groupMembers(pgid)) {
+      left.forEach(ProcessHandle::destroyForcibly);
+      sleepBriefly();
+    }
+  }
+
+  /** The processes of a process group that have not ended, from {@code /proc/PID/stat}. */
+  private static List<ProcessHandle> groupMembers(long pgid) {
+    List<ProcessHandle> members = new ArrayList<>();
+    try (var processes = Files.list(Path.of("/proc"))) {
+      for (Path p : processes.filter(x -> x.getFileName().toString().matches("\\d+")).toList()) {
+        try {
+          String stat = Files.readString(p.resolve("stat"));
+          // After the command's name, which may hold spaces and parentheses: state, parent, group.
+          String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ", 4);
+          if (!fields[0].equals("Z") && Long.parseLong(fields[2]) == pgid) {
+            ProcessHandle.of(Long.parseLong(p.getFileName().toString())).ifPresent(members::add);
+          }
+        } catch (IOException | RuntimeException e) {
+          // Gone meanwhile.
+        }
+      }
+    } catch (IOException e) {
+      return List.of();
+    }
+    return members;
   }
 
   private static void sleepBriefly() {

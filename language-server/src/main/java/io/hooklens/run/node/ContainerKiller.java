@@ -1,0 +1,70 @@
+package io.hooklens.run.node;
+
+import io.hooklens.run.node.Timeline.Mark;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The kubelet's {@code killContainer}, on a pod's loop: the grace period counts from the call; preStop runs first
+ * (abandoned when the grace period is over), then SIGTERM with what is left of the grace period, at least
+ * {@link #MINIMUM_STOP_SECONDS}, then SIGKILL. The preStop time is counted in whole seconds, as the kubelet
+ * truncates it. Nothing waits on the loop: each step is a timer or a future that brings the next one back to it.
+ */
+final class ContainerKiller {
+  // kuberuntime's minimumGracePeriodInSeconds: what the container gets after SIGTERM at the least.
+  static final long MINIMUM_STOP_SECONDS = 2;
+  // A killed process is gone at once; this only bounds the wait should its end never be seen.
+  private static final long AFTER_SIGKILL_SECONDS = 10;
+
+  private final PodLoop loop;
+  private final PodHooks hooks;
+  private final PodJournal journal;
+
+  ContainerKiller(PodLoop loop, PodHooks hooks, PodJournal journal) {
+    this.loop = loop;
+    this.hooks = hooks;
+    this.journal = journal;
+  }
+
+  /**
+   * Stops the container's current run; completes on the loop once the node has seen it end (at once when it is not
+   * running).
+   *
+   * @param why what stops it, for the timeline
+   */
+  CompletableFuture<Void> kill(ContainerSlot slot, Sandbox.PodNetwork network, long graceSeconds, String why) {
+    if (!slot.live()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    ContainerSlot.Run run = slot.run();
+    String name = slot.name();
+    journal.event(name, false, "Killing", "Stopping container " + name);
+    if (slot.preStop() == null || graceSeconds <= 0) {
+      return signal(name, run, graceSeconds);
+    }
+    long start = System.nanoTime();
+    return loop.within(hooks.preStop(slot, run, network, why), graceSeconds, TimeUnit.SECONDS)
+        .thenComposeAsync(inTime -> {
+          if (!inTime) {
+            journal.mark(name, Mark.PRE_STOP_ABANDONED, "grace period of " + graceSeconds + " s is over");
+          }
+          return signal(name, run, graceSeconds - TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+        }, loop);
+  }
+
+  private CompletableFuture<Void> signal(String name, ContainerSlot.Run run, long graceLeft) {
+    long grace = Math.max(graceLeft, MINIMUM_STOP_SECONDS);
+    if (!run.ended().isDone()) {
+      journal.mark(name, Mark.SIGTERM, "stop timeout " + grace + " s");
+      run.process().terminate();
+    }
+    return loop.within(run.ended(), grace, TimeUnit.SECONDS).thenComposeAsync(inTime -> {
+      if (inTime) {
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      journal.mark(name, Mark.SIGKILL, "");
+      run.process().kill();
+      return loop.within(run.ended(), AFTER_SIGKILL_SECONDS, TimeUnit.SECONDS).thenApply(ended -> (Void) null);
+    }, loop);
+  }
+}

@@ -1,0 +1,197 @@
+package io.hooklens.run.node;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.LifecycleHandler;
+import io.hooklens.run.kube.BoundedOutput;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A container of a pod and what the node knows of it. Within one run its state only moves forward: waiting, then
+ * starting (its process runs, its postStart has not returned), running, terminated; a restart goes through
+ * {@code CrashLoopBackOff} and waits again for the next run, with the restart counted. Any other move is a fault of
+ * the node and throws. It lives on its pod's loop and is never touched from another thread.
+ */
+final class ContainerSlot {
+  /** What a container is to the pod: an app container, an init container run to completion, or a sidecar. */
+  enum Kind { APP, INIT, SIDECAR }
+
+  enum State { WAITING, STARTING, RUNNING, TERMINATED, BACK_OFF }
+
+  private static final Map<State, Set<State>> MOVES = Map.of(
+      State.WAITING, EnumSet.of(State.STARTING, State.TERMINATED),
+      State.STARTING, EnumSet.of(State.RUNNING, State.TERMINATED),
+      State.RUNNING, EnumSet.of(State.TERMINATED),
+      State.TERMINATED, EnumSet.of(State.BACK_OFF),
+      // Back to waiting for the next run, or left terminated when the pod ends first.
+      State.BACK_OFF, EnumSet.of(State.WAITING, State.TERMINATED));
+
+  /**
+   * One run of the container: its process, what reads its output, the environment it and its hooks get; completed
+   * on the pod's loop, {@code startReturned} once its start has returned (its postStart ended, and the container
+   * killed if that failed) and {@code ended} once the node has taken in its exit.
+   */
+  record Run(Sandbox.ContainerProcess process, HookRunner.Output output, Map<String, String> env,
+      CompletableFuture<Void> startReturned, CompletableFuture<Void> ended) {
+    /** Completes with the exit code once the process and what it left are gone, off the pod's loop. */
+    CompletableFuture<Integer> exit() {
+      return process.gone();
+    }
+  }
+
+  /** How a run ended, as {@code state.terminated} shows it. */
+  record Termination(int exitCode, String reason, String message, Instant startedAt, Instant finishedAt) {}
+
+  final Container spec;
+  final Kind kind;
+  /** What it printed, over all its runs. */
+  final BoundedOutput printed = new BoundedOutput();
+  private State state = State.WAITING;
+  private Run run;
+  private Instant startedAt;
+  private Termination termination;
+  private Termination last;
+  private int restartCount;
+  // Why the container cannot be created yet, while it waits in CreateContainerConfigError.
+  private String configError;
+  private String backOffMessage;
+
+  ContainerSlot(Container spec, Kind kind) {
+    this.spec = spec;
+    this.kind = kind;
+  }
+
+  static ContainerSlot init(Container spec) {
+    return new ContainerSlot(spec, "Always".equals(spec.getRestartPolicy()) ? Kind.SIDECAR : Kind.INIT);
+  }
+
+  String name() {
+    return spec.getName();
+  }
+
+  LifecycleHandler postStart() {
+    return spec.getLifecycle() == null ? null : spec.getLifecycle().getPostStart();
+  }
+
+  LifecycleHandler preStop() {
+    return spec.getLifecycle() == null ? null : spec.getLifecycle().getPreStop();
+  }
+
+  private void move(State to) {
+    if (!MOVES.get(state).contains(to)) {
+      throw new IllegalStateException("container " + name() + " cannot go from " + state + " to " + to);
+    }
+    state = to;
+  }
+
+  /** Waits for a ConfigMap, Secret or key; true when the reason is new. */
+  boolean configMissing(String message) {
+    if (state != State.WAITING) {
+      throw new IllegalStateException("container " + name() + " is " + state + ", not waiting to be created");
+    }
+    boolean changed = !message.equals(configError);
+    configError = message;
+    return changed;
+  }
+
+  void started(Run run) {
+    move(State.STARTING);
+    this.run = run;
+    configError = null;
+    startedAt = Instant.now();
+  }
+
+  /** Its postStart returned: the container runs. */
+  void running() {
+    move(State.RUNNING);
+  }
+
+  void terminated(int exitCode, String reason, String message) {
+    move(State.TERMINATED);
+    termination = new Termination(exitCode, reason, message, startedAt, Instant.now());
+  }
+
+  /** Ends the pod's hold on a container that is not yet terminated: the pod is done with it. */
+  void endUnlessTerminated(int exitCode, String reason) {
+    if (state != State.TERMINATED) {
+      terminated(exitCode, reason, null);
+    }
+  }
+
+  void backOff(String message) {
+    move(State.BACK_OFF);
+    backOffMessage = message;
+  }
+
+  /** The pod ends while the container waits to restart: it stays as its last run left it. */
+  void stopBackingOff() {
+    if (state == State.BACK_OFF) {
+      move(State.TERMINATED);
+    }
+  }
+
+  /** The back-off is over: the container waits for its next run, which counts as a restart. */
+  void restart() {
+    move(State.WAITING);
+    last = termination;
+    termination = null;
+    run = null;
+    startedAt = null;
+    backOffMessage = null;
+    restartCount++;
+  }
+
+  State state() {
+    return state;
+  }
+
+  /** Whether its process may still run: started and not yet seen to end. */
+  boolean live() {
+    return state == State.STARTING || state == State.RUNNING;
+  }
+
+  /**
+   * Whether the containers after it may start: an init container once it has succeeded; any other once its start
+   * has returned, or failed before it had a process (one that waits for its configuration does not hold the others).
+   */
+  boolean letsNextStart() {
+    if (kind == Kind.INIT) {
+      return state == State.TERMINATED && termination.exitCode() == 0;
+    }
+    return run != null ? run.startReturned().isDone() : state != State.WAITING || configError != null;
+  }
+
+  /** The current or last run, or null before the first one and between restarts. */
+  Run run() {
+    return run;
+  }
+
+  Instant startedAt() {
+    return startedAt;
+  }
+
+  /** How the current run ended, or null while it has not. */
+  Termination termination() {
+    return termination;
+  }
+
+  /** How the run before the current one ended, or null before the first restart. */
+  Termination last() {
+    return last;
+  }
+
+  int restartCount() {
+    return restartCount;
+  }
+
+  String configError() {
+    return configError;
+  }
+
+  String backOffMessage() {
+    return backOffMessage;
+  }
+}
