@@ -135,8 +135,8 @@ class RunHookCommandTest {
 
       ShowMessageRequestParams asked = s.client.messageRequests().get(0);
       assertTrue(asked.getMessage().startsWith("Run these commands on this machine?"), asked.getMessage());
-      assertTrue(asked.getMessage().contains("container app: sh -c 'trap '\\''exit 0'\\'' TERM; while true; do sleep "
-          + "0.1; done'"), asked.getMessage());
+      assertTrue(asked.getMessage().contains("container \"app\" runs: sh -c 'trap '\\''exit 0'\\'' TERM; while true; "
+          + "do sleep 0.1; done'"), asked.getMessage());
       assertTrue(asked.getMessage().contains("preStop: exec sh -c 'echo bye; sleep 0.5'"), asked.getMessage());
       assertFalse(asked.getMessage().contains("postStart:"), "only the preStop hook was asked for");
       assertEquals(List.of("Run", "Cancel"), asked.getActions().stream().map(a -> a.getTitle()).toList());
@@ -200,7 +200,7 @@ class RunHookCommandTest {
 
       String container = "app\\x1b]0;pwned\\x07\\r\\u009b2J\\u202e";
       String asked = s.client.messageRequests().get(0).getMessage();
-      assertTrue(asked.contains("• container " + container + ": sh -c"), asked);
+      assertTrue(asked.contains("container \"" + container + "\" runs: sh -c"), asked);
       MessageParams shown = s.client.awaitShown(m -> m.getMessage().contains("Timeline: "));
       assertTrue(shown.getMessage().startsWith("✓ " + container + ": preStop took"), shown.getMessage());
       String report = s.client.awaitLog(m -> m.getMessage().startsWith("hooklens run report for ")).getMessage();
@@ -286,7 +286,8 @@ class RunHookCommandTest {
       assertFalse(result.get("succeeded").getAsBoolean(), "the check Pod exits 4");
 
       String asked = s.client.messageRequests().get(0).getMessage();
-      assertTrue(asked.startsWith("Run the hooks of helm pre-install on this machine, as Helm runs them?"), asked);
+      assertTrue(asked.startsWith("Run these commands on this machine?\nhooklens run will run helm pre-install from "),
+          asked);
       assertTrue(asked.contains("container \"check\" runs: sh -c 'echo checked; exit 4'"), asked);
 
       JsonObject sequence = result.getAsJsonObject("report").getAsJsonArray("sequences").get(0).getAsJsonObject();
