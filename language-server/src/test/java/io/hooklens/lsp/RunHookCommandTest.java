@@ -8,8 +8,12 @@ import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.hooklens.Timing;
+import io.hooklens.app.HookRuns;
+import io.hooklens.cli.Main;
 import io.hooklens.core.text.Printable;
 import io.hooklens.rules.BuiltInRules;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,6 +36,7 @@ import org.eclipse.lsp4j.WorkDoneProgressKind;
 import org.eclipse.lsp4j.WorkDoneProgressReport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -145,6 +150,31 @@ class RunHookCommandTest {
       assertTrue(s.client.logs().stream().noneMatch(m -> m.getMessage().contains("pod created")), "no pod was created");
       assertTrue(s.client.logs().stream().anyMatch(m -> m.getMessage().contains("not run")), s.client.logs().toString());
     }
+  }
+
+  @Test
+  void theEditorAsksAboutTheSamePlanThatHooklensRunPrints() throws Exception {
+    Path file = dir.resolve("web.yaml");
+    Files.writeString(file, TEXT);
+    String uri = file.toUri().toString();
+    String editor;
+    try (LspSession s = session()) {
+      s.client.answerMessageRequests(p -> HookRunService.CANCEL);
+      s.open(uri, "yaml", TEXT);
+      execute(s, lens(lenses(s, uri), "▶ Run preStop locally"));
+      editor = s.client.messageRequests().get(0).getMessage();
+    }
+    CommandLine cli = Main.commandLine();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(new StringWriter()));
+    cli.setErr(new PrintWriter(err));
+    assertEquals(2, cli.execute("run", file.toString(), "--hook", "preStop", "--container", "app", "--resource",
+        "Deployment/web"));
+    String printed = err.toString();
+    assertTrue(printed.contains("nothing ran"), printed);
+    String plan = printed.substring(0, printed.indexOf("hooklens: nothing ran")).stripTrailing();
+    assertTrue(plan.startsWith("hooklens run will start 1 pod on this machine (embedded cluster):"), plan);
+    assertEquals(HookRuns.QUESTION + "\n" + plan, editor);
   }
 
   @Test
