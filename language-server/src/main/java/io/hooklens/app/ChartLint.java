@@ -104,6 +104,11 @@ public final class ChartLint {
     this.charts = new ChartLinter(linter);
   }
 
+  /** Starts Helm's worker, so that it is ready once the configuration and values are read. */
+  public static void prepare() {
+    ChartLinter.prepare();
+  }
+
   /** Why charts cannot be rendered in this process, or empty when they can. */
   public static Optional<String> unavailable() {
     return ChartLinter.unavailable();
@@ -183,9 +188,18 @@ public final class ChartLint {
    * Renders a chart once, as {@code helm template} does with the layered values files and the set values (and
    * those of the configuration), for the configuration's Kubernetes version.
    *
-   * @throws IOException when the chart cannot be read, or Helm refuses it (its message)
+   * @throws IOException when the directory is no chart, Helm cannot run here, the chart cannot be read, or Helm
+   *     refuses it; its message says which on one line
    */
   public static Manifests manifests(Path chart, Values values, Config config) throws IOException {
+    if (!isChart(chart)) {
+      throw new IOException(chart + ": a directory without Chart.yaml is no chart");
+    }
+    Optional<String> unavailable = unavailable();
+    if (unavailable.isPresent()) {
+      throw new IOException("cannot render " + chart + ": " + unavailable.get()
+          + "; give the output of helm template instead");
+    }
     ChartLinter.Rendering r = ChartLinter.render(chart, values.layered(),
         ChartLinter.setValues(config.charts(), values.set()), config.targets().kubernetes());
     if (r instanceof ChartLinter.Refused refused) {

@@ -1,8 +1,8 @@
 package io.hooklens.cli;
 
+import io.hooklens.app.ChartLint;
 import io.hooklens.app.ConfigResolver;
-import io.hooklens.chart.ChartLinter;
-import io.hooklens.core.engine.Version;
+import io.hooklens.core.engine.Config;
 import io.hooklens.rules.BuiltInRules;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -51,34 +51,28 @@ final class ChartValues {
     return true;
   }
 
+  /** The values, as the shared chart rendering takes them. */
+  ChartLint.Values values() {
+    return new ChartLint.Values(valuesFiles, List.of(), setValues.values());
+  }
+
   /**
-   * Renders a chart as {@code helm template} does, for the target Kubernetes version of its configuration;
-   * empty after saying why on standard error.
+   * Renders a chart as {@code helm template} does, with the values and its configuration's {@code helm.set}, for
+   * the target Kubernetes version of its configuration; empty after saying why on standard error.
    */
-  Optional<ChartLinter.Manifests> render(Path chart, PrintWriter err)
+  Optional<ChartLint.Manifests> render(Path chart, PrintWriter err)
       throws IOException, ConfigResolver.ConfigException {
-    if (!ChartLinter.isChart(chart)) {
-      err.println("hooklens: " + chart + ": a directory without Chart.yaml is no chart");
-      return Optional.empty();
-    }
     // Helm's worker starts while the configuration and values are read.
-    ChartLinter.prepare();
-    Optional<String> unavailable = ChartLinter.unavailable();
-    if (unavailable.isPresent()) {
-      err.println("hooklens: cannot render " + chart + ": " + unavailable.get()
-          + "; give the output of helm template instead");
-      return Optional.empty();
-    }
+    ChartLint.prepare();
     if (!valid(err)) {
       return Optional.empty();
     }
-    Version kubernetes = new ConfigResolver(BuiltInRules.registry(), null).forFile(chart.resolve(CHART_YAML)).config()
-        .targets().kubernetes();
-    ChartLinter.Rendering r = ChartLinter.render(chart, valuesFiles, setValues.values(), kubernetes);
-    if (r instanceof ChartLinter.Refused refused) {
-      err.println("hooklens: Helm cannot render " + chart + ": " + refused.message());
+    Config config = new ConfigResolver(BuiltInRules.registry(), null).forFile(chart.resolve(CHART_YAML)).config();
+    try {
+      return Optional.of(ChartLint.manifests(chart, values(), config));
+    } catch (IOException e) {
+      err.println("hooklens: " + e.getMessage());
       return Optional.empty();
     }
-    return Optional.of((ChartLinter.Manifests) r);
   }
 }

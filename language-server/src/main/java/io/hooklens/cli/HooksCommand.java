@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hooklens.app.ChartLint;
 import io.hooklens.app.ConfigResolver;
 import io.hooklens.app.InputFiles;
-import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HookPlan;
@@ -17,6 +16,7 @@ import io.hooklens.core.yaml.ParsedFile;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YamlReader;
+import io.hooklens.run.Origin;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -76,10 +76,10 @@ public final class HooksCommand implements Callable<Integer> {
   private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** A hook at its place, with the file and line it comes from. */
-  private record Row(int position, HookPlan.Step step, ChartLinter.Place source) {}
+  private record Row(int position, HookPlan.Step step, Origin source) {}
 
   /** A document to plan, and the way from a place in it to the file the user knows. */
-  private record Planned(HookDocument doc, Function<Range, ChartLinter.Place> places) {}
+  private record Planned(HookDocument doc, Function<Range, Origin> places) {}
 
   @Override
   public Integer call() throws IOException {
@@ -127,7 +127,7 @@ public final class HooksCommand implements Callable<Integer> {
       return readFile(err);
     }
     return values.render(chart, err)
-        .map(m -> new Planned(HookDocument.of(chart.toString(), m.parsed()), m::place));
+        .map(m -> new Planned(HookDocument.of(chart.toString(), m.parsed()), m.origins()));
   }
 
   private Optional<Planned> readFile(PrintWriter err) throws IOException {
@@ -150,7 +150,7 @@ public final class HooksCommand implements Callable<Integer> {
       }
     }
     String name = target.toString();
-    return Optional.of(new Planned(HookDocument.of(name, parsed), range -> new ChartLinter.Place(name, range)));
+    return Optional.of(new Planned(HookDocument.of(name, parsed), range -> new Origin(name, range.start())));
   }
 
   private static void text(Map<String, List<Row>> plan, PrintWriter out) {
@@ -170,7 +170,7 @@ public final class HooksCommand implements Callable<Integer> {
         HookPlan.Step s = r.step();
         String policies = s.deletePolicies().isEmpty() ? "none" : String.join(",", s.deletePolicyNames());
         // Names and policies come from the manifest; escaped before the columns are measured.
-        String source = r.source().file() + ":" + (r.source().range().start().line() + 1);
+        String source = r.source().file() + ":" + (r.source().position().line() + 1);
         cells.add(new String[] {String.valueOf(r.position()), Printable.line(s.kind() + "/" + s.name()),
             String.valueOf(s.weight()), Printable.line(s.defaultPolicy() ? policies + " (default)" : policies),
             s.awaited() ? "yes" : "no", Printable.line(source)});
@@ -220,8 +220,8 @@ public final class HooksCommand implements Callable<Integer> {
         h.put("waits", s.awaited());
         h.putObject("source")
             .put("file", r.source().file())
-            .put("line", r.source().range().start().line() + 1)
-            .put("column", r.source().range().start().column() + 1);
+            .put("line", r.source().position().line() + 1)
+            .put("column", r.source().position().column() + 1);
       }
     }
     return root.toPrettyString();

@@ -2,27 +2,17 @@ package io.hooklens.cli;
 
 import io.hooklens.app.ChartLint;
 import io.hooklens.app.ConfigResolver;
+import io.hooklens.app.HookRuns;
 import io.hooklens.app.InputFiles;
 import io.hooklens.app.IoErrors;
-import io.hooklens.chart.ChartLinter;
 import io.hooklens.core.engine.Config;
-import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.ParseProblem;
-import io.hooklens.core.yaml.Range;
 import io.hooklens.rules.BuiltInRules;
-import io.hooklens.run.ContainerPlan;
-import io.hooklens.run.Images;
-import io.hooklens.run.Origin;
-import io.hooklens.run.PlannedHook;
-import io.hooklens.run.PodPlan;
-import io.hooklens.run.RunException;
-import io.hooklens.run.RunPlan;
 import io.hooklens.run.Runner;
 import io.hooklens.run.Selection;
-import io.hooklens.run.SequencePlan;
 import io.hooklens.run.report.JsonReport;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.SvgTimeline;
@@ -33,7 +23,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -42,8 +31,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -170,106 +157,61 @@ public final class RunCommand implements Callable<Integer> {
       err.println("hooklens: " + refused.get());
       return ExitCodes.USAGE;
     }
-    Optional<Read> read;
+    Linter linter = new Linter(BuiltInRules.registry());
+    HookRuns runs = new HookRuns(linter);
+    Optional<HookRuns.Source> source;
     try {
-      read = read(err);
+      source = read(linter, runs, err);
     } catch (ConfigResolver.ConfigException e) {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;
     }
-    if (read.isEmpty()) {
+    if (source.isEmpty()) {
       return ExitCodes.USAGE;
     }
-    HookDocument doc = read.get().doc();
-    boolean sandbox = context == null && Runner.sandboxAvailable();
-    if (context == null && !sandbox && !unsafeNoSandbox) {
+    Face face = new Face(err);
+    HookRuns.Outcome outcome = runs.run(source.get(), options(), face);
+    if (outcome instanceof HookRuns.Ran ran) {
+      return face.timelineFailed ? ExitCodes.USAGE : ran.report().succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
+    }
+    if (outcome instanceof HookRuns.Stopped) {
+      err.println("hooklens: the run was stopped; what it created was removed");
+      return ExitCodes.FINDINGS;
+    }
+    if (outcome instanceof HookRuns.NoSandbox) {
       err.println("hooklens: nothing ran: " + Runner.NO_SANDBOX + "; or pass --unsafe-no-sandbox to run them "
           + "unprotected");
-      return ExitCodes.USAGE;
+    } else if (outcome instanceof HookRuns.NothingToRun nothing) {
+      nothing.problems().forEach(p -> err.println("hooklens: " + Printable.line(p)));
+    } else if (outcome instanceof HookRuns.Refused r) {
+      err.println("hooklens: " + r.message());
+    } else if (outcome instanceof HookRuns.Failed f) {
+      err.println("hooklens: " + f.message());
     }
-    if ((!imageRoots.isEmpty() || !imageArchives.isEmpty()) && !sandbox) {
-      err.println("hooklens: --image and --image-root need bubblewrap on the embedded cluster"
-          + (context != null ? "; a real cluster runs the images themselves" : ", and bubblewrap is missing or cannot "
-          + "create namespaces here (install Debian's bubblewrap)"));
-      return ExitCodes.USAGE;
-    }
-    try (Images images = Images.of(imageRoots, imageArchives)) {
-      return plan(read.get(), images, sandbox, err);
-    } catch (IOException e) {
-      err.println("hooklens: cannot unpack an image: " + e.getMessage());
-      return ExitCodes.USAGE;
-    }
+    // Not agreed: the question already said that nothing ran.
+    return ExitCodes.USAGE;
   }
 
-  private int plan(Read read, Images images, boolean sandbox, PrintWriter err) throws IOException {
-    HookDocument doc = read.doc();
-    List<Finding> findings = read.findings();
-    if (event != null || rollout) {
-      SequencePlan plan = event != null
-          ? SequencePlan.helm(doc, event, Duration.ofSeconds(timeout), images, context == null, read.origins())
-          : SequencePlan.rollout(doc, resource, Duration.ofSeconds(timeout));
-      return ask(plan.problems(), () -> describe(plan, sandbox), images, err, runner -> runner.run(plan, findings));
-    }
-    RunPlan plan = RunPlan.of(doc, new Selection(hook == null ? "all" : hook.name(), container, resource, -1,
-        gracePeriod), images).withOrigins(read.origins());
-    return ask(plan.problems(), () -> describe(plan, images, sandbox), images, err,
-        runner -> runner.run(plan, findings));
+  /** The options as the shared use case takes them. */
+  private HookRuns.Options options() {
+    HookRuns.Kind kind = event != null ? HookRuns.Kind.HELM : rollout ? HookRuns.Kind.ROLLOUT
+        : HookRuns.Kind.CONTAINER;
+    return new HookRuns.Options(kind, new Selection(hook == null ? null : hook.name(), container, resource, -1,
+        gracePeriod), event, Duration.ofSeconds(timeout), startTimeout, context, kubeconfig, imageRoots,
+        imageArchives, unsafeNoSandbox);
   }
 
-  /** Runs a plan once the user agreed to what it will do; refuses a plan with problems. */
-  private int ask(List<String> problems, Supplier<String> description, Images images, PrintWriter err, Job job)
-      throws IOException {
-    if (!problems.isEmpty()) {
-      problems.forEach(p -> err.println("hooklens: " + Printable.line(p)));
-      return ExitCodes.USAGE;
-    }
-    err.print(description.get());
-    err.flush();
-    if (!consent(err)) {
-      return ExitCodes.USAGE;
-    }
-    return run(job, images, err);
-  }
-
-  /** Options that do not go together, refused rather than ignored. */
+  /** Options that do not go together, refused rather than ignored, before anything is read. */
   private Optional<String> unavailable() {
     if (event != null && rollout) {
       return Optional.of("--event runs Helm hooks and --rollout a DeploymentConfig's: choose one");
     }
-    if ((event != null || rollout) && (hook != null || container != null || gracePeriod != null)) {
-      return Optional.of("--hook, --container and --grace-period choose container hooks; they do not go with "
-          + (rollout ? "--rollout" : "--event"));
-    }
-    if (event != null && resource != null) {
-      return Optional.of("--resource does not go with --event: Helm runs every hook of an event");
-    }
-    if (timeout < 1) {
-      return Optional.of("--timeout must be at least 1 second");
-    }
-    if (startTimeout < 1) {
-      return Optional.of("--start-timeout must be at least 1 second");
-    }
-    if (gracePeriod != null && gracePeriod < 0) {
-      return Optional.of("--grace-period must not be negative");
-    }
     if (hold && context != null) {
       return Optional.of("--hold keeps the embedded cluster; a real cluster stays anyway");
     }
-    if (kubeconfig != null && context == null) {
-      return Optional.of("--kubeconfig goes with --context");
-    }
-    if (!imageArchives.isEmpty() && context != null) {
-      return Optional.of("--image gives the embedded cluster an image; a real cluster pulls its own");
-    }
-    for (Map.Entry<String, Path> archive : imageArchives.entrySet()) {
-      if (!Files.isRegularFile(archive.getValue())) {
-        return Optional.of("--image " + archive.getKey() + "=" + archive.getValue() + ": no such file");
-      }
-    }
-    for (Map.Entry<String, Path> root : imageRoots.entrySet()) {
-      if (!Files.isDirectory(root.getValue())) {
-        return Optional.of("--image-root " + root.getKey() + "=" + root.getValue() + ": no such directory");
-      }
+    Optional<String> refused = HookRuns.refused(options());
+    if (refused.isPresent()) {
+      return refused;
     }
     // Refused now rather than after a run of minutes whose timeline could then not be saved.
     return timeline == null ? Optional.empty() : AtomicFiles.unwritable(timeline).map(this::cannotWriteTimeline);
@@ -279,29 +221,27 @@ public final class RunCommand implements Callable<Integer> {
     return "cannot write the timeline to " + timeline + ": " + reason;
   }
 
-  /** The manifests to run, their static findings, and for a chart the way back to its files. */
-  private record Read(HookDocument doc, List<Finding> findings, Function<Range, Origin> origins) {}
-
-  private Optional<Read> read(PrintWriter err) throws IOException, ConfigResolver.ConfigException {
+  /** The manifests to run, or empty after saying why on standard error. */
+  private Optional<HookRuns.Source> read(Linter linter, HookRuns runs, PrintWriter err)
+      throws IOException, ConfigResolver.ConfigException {
     Optional<String> unreadable = InputFiles.unreadable(target);
     if (unreadable.isPresent()) {
       err.println("hooklens: " + target + ": " + unreadable.get());
       return Optional.empty();
     }
-    Linter linter = new Linter(BuiltInRules.registry());
     Path chart = ChartLint.named(target);
     if (chart != null) {
-      Optional<ChartLinter.Manifests> rendered = values.render(chart, err);
-      if (rendered.isEmpty()) {
+      ChartLint.prepare();
+      if (!values.valid(err)) {
         return Optional.empty();
       }
-      ChartLinter.Manifests m = rendered.get();
-      HookDocument doc = HookDocument.of(chart.toString(), m.parsed());
       Config config = new ConfigResolver(linter.registry(), null).forFile(chart.resolve("Chart.yaml")).config();
-      return Optional.of(new Read(doc, linter.lint(doc, config).findings(), range -> {
-        ChartLinter.Place place = m.place(range);
-        return new Origin(place.file(), place.range().start());
-      }));
+      try {
+        return Optional.of(runs.chart(chart, values.values(), config));
+      } catch (IOException e) {
+        err.println("hooklens: " + e.getMessage());
+        return Optional.empty();
+      }
     }
     if (values.given()) {
       err.println("hooklens: --values and --set apply to charts only; " + target + " is rendered already");
@@ -320,147 +260,80 @@ public final class RunCommand implements Callable<Integer> {
       }
     }
     Config config = new ConfigResolver(linter.registry(), null).forFile(target).config();
-    return Optional.of(new Read(doc, linter.lint(doc, config).findings(), null));
+    return Optional.of(new HookRuns.Source(doc, () -> linter.lint(doc, config).findings(), null));
   }
 
-  /** Exactly what a Helm operation or rollout will run, for consent. */
-  private String describe(SequencePlan plan, boolean sandbox) {
-    StringBuilder s = new StringBuilder();
-    String where = context == null ? "on this machine (embedded cluster)"
-        : "on the cluster of context " + context + ", in a new namespace deleted afterwards";
-    line(s, "", "hooklens run will run " + (plan.kind() == SequencePlan.Kind.HELM ? "helm " + plan.name()
-        : "the next rollout of " + plan.name()) + " from " + plan.source() + " " + where + ":");
-    for (String line : plan.description()) {
-      line(s, "  ", line);
+  /** The terminal's part in a run: the plan and the question on standard error, the report on standard output. */
+  private final class Face implements HookRuns.Face {
+    private final PrintWriter err;
+    private boolean timelineFailed;
+
+    Face(PrintWriter err) {
+      this.err = err;
     }
-    sandboxLine(s, sandbox);
-    return s.toString();
-  }
 
-  /** Exactly what will run, for consent. */
-  private String describe(RunPlan plan, Images images, boolean sandbox) {
-    StringBuilder s = new StringBuilder();
-    String where = context == null ? "on this machine (embedded cluster)"
-        : "on the cluster of context " + context + ", in a new namespace deleted afterwards";
-    line(s, "", "hooklens run will start " + plan.pods().size() + (plan.pods().size() == 1 ? " pod " : " pods ")
-        + where + ":");
-    for (PodPlan pod : plan.pods()) {
-      Origin origin = plan.origin(Range.at(pod.line(), 0));
-      String at = origin == null ? plan.source() + ":" + (pod.line() + 1)
-          : origin.file() + ":" + (origin.position().line() + 1);
-      line(s, "  ", pod.resource() + " (" + at + ") as pod " + pod.podName() + ", grace period " + pod.graceSeconds()
-          + " s");
-      for (ContainerPlan c : pod.containers()) {
-        Path root = images.root(c.image());
-        line(s, "    ", "container \"" + c.name() + "\" runs: " + RunPlan.shell(c.command())
-            + (root != null ? "  (inside " + root + ")" : ""));
-        for (PlannedHook h : c.hooks()) {
-          line(s, "      ", h.hook() + ": " + h.description());
-        }
+    /** {@code --yes}, or "y" typed on the terminal. */
+    @Override
+    public boolean agree(String plan) {
+      err.print(plan);
+      err.flush();
+      if (yes) {
+        return true;
       }
-      for (String note : pod.notes()) {
-        line(s, "    ", "note: " + note);
+      Console console = System.console();
+      if (console == null) {
+        err.println("hooklens: nothing ran: there is no terminal to ask for consent on; pass --yes to run these "
+            + "commands");
+        return false;
       }
-    }
-    sandboxLine(s, sandbox);
-    return s.toString();
-  }
-
-  /** A line of the plan, which names what the manifest names. */
-  private static void line(StringBuilder s, String indent, String text) {
-    s.append(indent).append(Printable.line(text)).append('\n');
-  }
-
-  private void sandboxLine(StringBuilder s, boolean sandbox) {
-    if (context == null) {
-      s.append(sandbox ? Runner.sandboxDescription() : Runner.UNPROTECTED).append('\n');
-    }
-  }
-
-  /** Whether the user agreed: {@code --yes}, or "y" typed on the terminal. */
-  private boolean consent(PrintWriter err) {
-    if (yes) {
-      return true;
-    }
-    Console console = System.console();
-    if (console == null) {
-      err.println("hooklens: nothing ran: there is no terminal to ask for consent on; pass --yes to run these "
-          + "commands");
+      String answer = console.readLine(HookRuns.QUESTION + " [y/N] ");
+      if (answer != null && List.of("y", "yes").contains(answer.strip().toLowerCase(Locale.ROOT))) {
+        return true;
+      }
+      err.println("hooklens: nothing ran");
       return false;
     }
-    String answer = console.readLine("Run these commands on this machine? [y/N] ");
-    if (answer != null && List.of("y", "yes").contains(answer.strip().toLowerCase(Locale.ROOT))) {
-      return true;
-    }
-    err.println("hooklens: nothing ran");
-    return false;
-  }
 
-  /** One run on a runner: container hooks, a Helm operation or a rollout. */
-  @FunctionalInterface
-  private interface Job {
-    RunReport run(Runner runner) throws InterruptedException;
-  }
-
-  private int run(Job job, Images images, PrintWriter err) throws IOException {
-    Runner.Progress progress = (seconds, pod, what) -> {
+    @Override
+    public void line(double seconds, String pod, String what) {
       synchronized (err) {
         err.printf(Locale.ROOT, "[%6.2f s] %s: %s%n", seconds, pod, what);
         err.flush();
       }
-    };
-    Runner runner = context == null ? Runner.embedded(images, startTimeout, progress)
-        : Runner.context(context, kubeconfig, startTimeout, progress);
-    // Ctrl-C or a CI timeout: the pods, the namespace and every process still go.
-    Thread cleanup = new Thread(runner::close, "hooklens-run-cleanup");
-    Runtime.getRuntime().addShutdownHook(cleanup);
-    try {
-      RunReport report;
-      try {
-        report = job.run(runner);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        err.println("hooklens: the run was stopped; what it created was removed");
-        return ExitCodes.FINDINGS;
-      } catch (RunException e) {
-        err.println("hooklens: " + Printable.line(String.valueOf(e.getMessage())));
-        return ExitCodes.USAGE;
-      }
+    }
+
+    @Override
+    public void ran(RunReport report, Optional<Path> kubeconfig) {
       PrintWriter out = spec.commandLine().getOut();
       out.print(format == Format.json ? JsonReport.render(report) + "\n"
           : TextReport.render(report, width(), color.use(false)));
       out.flush();
-      int exit = report.succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
       if (timeline != null) {
         try {
           AtomicFiles.write(timeline, SvgTimeline.render(report).getBytes(StandardCharsets.UTF_8));
           err.println("hooklens: timeline written to " + timeline);
         } catch (IOException e) {
           err.println("hooklens: " + cannotWriteTimeline(IoErrors.reason(e)));
-          exit = ExitCodes.USAGE;
+          timelineFailed = true;
         }
       }
       if (hold) {
-        hold(runner, err);
-      }
-      return exit;
-    } finally {
-      runner.close();
-      try {
-        Runtime.getRuntime().removeShutdownHook(cleanup);
-      } catch (IllegalStateException e) {
-        // The JVM is already shutting down; the hook runs close() again, which does nothing now.
+        hold(kubeconfig, err);
       }
     }
   }
 
   /** Keeps the embedded cluster serving until a line (or the end) comes on standard input. */
-  private static void hold(Runner runner, PrintWriter err) throws IOException {
+  private static void hold(Optional<Path> kubeconfig, PrintWriter err) {
     err.println("hooklens: the embedded cluster keeps serving"
-        + runner.kubeconfig().map(k -> ": kubectl --kubeconfig " + k + " get pods,jobs,events").orElse("")
+        + kubeconfig.map(k -> ": kubectl --kubeconfig " + k + " get pods,jobs,events").orElse("")
         + "; press Enter to end it");
     err.flush();
-    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    try {
+      new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    } catch (IOException e) {
+      // Standard input is gone: nobody is left to use the cluster.
+    }
   }
 
   private static int width() {

@@ -1,11 +1,10 @@
 package io.hooklens.lsp;
 
 import io.hooklens.app.ChartLint;
+import io.hooklens.app.HookRuns;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.hooklens.core.engine.Config;
-import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.model.Container;
 import io.hooklens.core.model.Handler;
@@ -14,15 +13,8 @@ import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.text.Printable;
-import io.hooklens.run.ContainerPlan;
-import io.hooklens.run.Images;
-import io.hooklens.run.PlannedHook;
-import io.hooklens.run.PodPlan;
-import io.hooklens.run.RunException;
-import io.hooklens.run.RunPlan;
 import io.hooklens.run.Runner;
 import io.hooklens.run.Selection;
-import io.hooklens.run.SequencePlan;
 import io.hooklens.run.report.JsonReport;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.SvgTimeline;
@@ -30,10 +22,10 @@ import io.hooklens.run.report.TextReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -80,9 +72,6 @@ final class HookRunService {
   /** The {@code kind} of a run: container hooks (the default), a Helm event, a DeploymentConfig rollout. */
   static final String HELM = "helm";
   static final String ROLLOUT = "rollout";
-  /** Helm's default --timeout, and the cap on a rollout's deadline: a run from the editor ends in minutes. */
-  private static final Duration SEQUENCE_TIMEOUT = Duration.ofMinutes(5);
-  private static final long START_TIMEOUT_SECONDS = 30;
   private static final int LOG_WIDTH = 100;
 
   private final DocumentStore store;
@@ -92,15 +81,17 @@ final class HookRunService {
   private final Supplier<LanguageClient> client;
   private final Supplier<ClientCapabilities> capabilities;
   private final AtomicBoolean busy = new AtomicBoolean();
-  private final ExecutorService runs = Executors.newSingleThreadExecutor(r -> {
+  private final HookRuns runs;
+  private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "hooklens-run");
     t.setDaemon(true);
     return t;
   });
-  private volatile Runner current;
 
-  HookRunService(DocumentStore store, Analyzer analyzer, ConfigService configs, ClientLog log, Supplier<LanguageClient> client, Supplier<ClientCapabilities> capabilities) {
+  HookRunService(DocumentStore store, Analyzer analyzer, HookRuns runs, ConfigService configs, ClientLog log,
+      Supplier<LanguageClient> client, Supplier<ClientCapabilities> capabilities) {
     this.store = store;
+    this.runs = runs;
     this.analyzer = analyzer;
     this.configs = configs;
     this.log = log;
@@ -223,16 +214,7 @@ final class HookRunService {
       } finally {
         busy.set(false);
       }
-    }, runs);
-  }
-
-  /** What a run will do: its problems, the text to consent to, a title for progress, and the run itself. */
-  private record Planned(List<String> problems, String consent, String title, Job job) {}
-
-  /** One run on a runner. */
-  @FunctionalInterface
-  private interface Job {
-    RunReport run(Runner runner, List<Finding> findings) throws InterruptedException;
+    }, executor);
   }
 
   private Object run(JsonObject args, String givenToken) {
@@ -246,86 +228,78 @@ final class HookRunService {
     if (doc == null) {
       return shown(status("refused", "cannot read " + uri));
     }
-    Analyzer.Parsed parsed = analyzer.parse(doc);
-    if (!Runner.sandboxAvailable()) {
-      return shown(status("refused", Runner.NO_SANDBOX));
-    }
     String kind = string(args, "kind");
-    Planned planned;
-    Supplier<List<Finding>> lint = () -> analyzer.lint(parsed, configs.configFor(uri)).findings();
-    if (HELM.equals(kind) && string(args, "chart") != null) {
+    HookRuns.Kind runKind = HELM.equals(kind) ? HookRuns.Kind.HELM : ROLLOUT.equals(kind) ? HookRuns.Kind.ROLLOUT
+        : kind == null || "container".equals(kind) ? HookRuns.Kind.CONTAINER : null;
+    if (runKind == null) {
+      return shown(status("refused", "kind must be container, helm or rollout, not " + kind));
+    }
+    Selection selection = runKind == HookRuns.Kind.CONTAINER
+        ? new Selection(string(args, "hook"), string(args, "container"), string(args, "resource"),
+            args.has("document") ? args.get("document").getAsInt() : -1, null)
+        : new Selection(null, null, string(args, "resource"), -1, null);
+    HookRuns.Options options = HookRuns.Options.embedded(runKind, selection, string(args, "event"));
+    HookRuns.Source source;
+    if (runKind == HookRuns.Kind.HELM && string(args, "chart") != null) {
       Path chart = Path.of(string(args, "chart"));
-      Config config = configs.configFor(chart.resolve(CHART_YAML).toUri().toString());
-      ChartLint.Manifests rendered;
       try {
-        Optional<String> unavailable = ChartLint.unavailable();
-        if (unavailable.isPresent()) {
-          return shown(status("refused", "the chart cannot be rendered here: " + unavailable.get()));
-        }
-        rendered = ChartLint.manifests(chart, ChartLint.Values.NONE, config);
+        source = runs.chart(chart, ChartLint.Values.NONE, configs.configFor(chart.resolve(CHART_YAML).toUri()
+            .toString()));
       } catch (IOException e) {
         return shown(status("refused", e.getMessage()));
       }
-      HookDocument manifests = HookDocument.of(chart.toString(), rendered.parsed());
-      SequencePlan plan = SequencePlan.helm(manifests, string(args, "event"), SEQUENCE_TIMEOUT, Images.NONE, true,
-          rendered.origins());
-      lint = () -> analyzer.lint(manifests, config).findings();
-      planned = new Planned(plan.problems(), consent(plan), "Running the chart's " + plan.name() + " hooks",
-          (runner, f) -> runner.run(plan, f));
-    } else if (HELM.equals(kind) || ROLLOUT.equals(kind)) {
-      if (HELM.equals(kind) && string(args, "event") == null) {
-        return shown(status("refused", "a Helm run needs an event"));
-      }
-      SequencePlan plan = HELM.equals(kind)
-          ? SequencePlan.helm(parsed.model(), string(args, "event"), SEQUENCE_TIMEOUT, Images.NONE, true, null)
-          : SequencePlan.rollout(parsed.model(), string(args, "resource"), SEQUENCE_TIMEOUT);
-      String title = HELM.equals(kind) ? "Running helm " + plan.name() + " hooks" : "Running the rollout of "
-          + plan.name();
-      planned = new Planned(plan.problems(), consent(plan), title,
-          (runner, findings) -> runner.run(plan, findings));
-    } else if (kind == null || "container".equals(kind)) {
-      Selection selection = new Selection(string(args, "hook"), string(args, "container"), string(args, "resource"),
-          args.has("document") ? args.get("document").getAsInt() : -1, null);
-      if (!List.of("postStart", "preStop", Selection.ALL).contains(selection.hook())) {
-        return shown(status("refused", "hook must be postStart, preStop or all, not " + selection.hook()));
-      }
-      RunPlan plan = RunPlan.of(parsed.model(), selection);
-      planned = new Planned(plan.problems(), plan.problems().isEmpty() ? consent(plan) : "",
-          plan.problems().isEmpty() ? "Running " + selection.hook() + " hooks of " + plan.pods().get(0).resource() : "",
-          (runner, findings) -> runner.run(plan, findings));
     } else {
-      return shown(status("refused", "kind must be container, helm or rollout, not " + kind));
+      Analyzer.Parsed parsed = analyzer.parse(doc);
+      source = new HookRuns.Source(parsed.model(), () -> analyzer.lint(parsed, configs.configFor(uri)).findings(),
+          null);
     }
-    if (!planned.problems().isEmpty()) {
-      return shown(status("refused", "nothing to run: " + String.join("; ", planned.problems())));
+    Face face = new Face(givenToken);
+    HookRuns.Outcome outcome = runs.run(source, options, face);
+    if (outcome instanceof HookRuns.Ran ran) {
+      face.progress.end(ran.report().succeeded() ? "every hook succeeded" : "a hook failed or an app was SIGKILLed");
+      return result(ran.report(), "timeline".equals(string(args, "show")));
     }
-    if (!ask(planned.consent())) {
+    if (outcome instanceof HookRuns.NotAgreed) {
       log.info("hooklens.runHook: not run (the user did not choose " + RUN + ")");
       return status("cancelled", "nothing ran");
     }
-    List<Finding> found = lint.get();
-    Progress progress = new Progress(givenToken);
-    progress.begin(Printable.line(planned.title()));
-    RunReport report;
-    try (Runner runner = Runner.embedded(Images.NONE, START_TIMEOUT_SECONDS, (seconds, pod, what) -> {
-      String line = String.format(java.util.Locale.ROOT, "%.2f s %s: %s", seconds, pod, what);
+    if (outcome instanceof HookRuns.Stopped) {
+      face.progress.end("stopped");
+      return shown(status("failed", "the run was stopped"));
+    }
+    if (outcome instanceof HookRuns.Failed f) {
+      face.progress.end("failed");
+      return shown(status("failed", f.message()));
+    }
+    String why = outcome instanceof HookRuns.NothingToRun n ? "nothing to run: " + String.join("; ", n.problems())
+        : outcome instanceof HookRuns.Refused r ? r.message() : Runner.NO_SANDBOX;
+    return shown(status("refused", why));
+  }
+
+  /** The editor's part in a run: consent through a dialog, progress through {@code $/progress} and the log. */
+  private final class Face implements HookRuns.Face {
+    private final Progress progress;
+
+    Face(String token) {
+      this.progress = new Progress(token);
+    }
+
+    @Override
+    public boolean agree(String plan) {
+      return ask(HookRuns.QUESTION + "\n" + plan.stripTrailing());
+    }
+
+    @Override
+    public void starting(String title) {
+      progress.begin(title);
+    }
+
+    @Override
+    public void line(double seconds, String pod, String what) {
+      String line = String.format(Locale.ROOT, "%.2f s %s: %s", seconds, pod, what);
       log.info("run: " + line);
       progress.report(line);
-    })) {
-      current = runner;
-      report = planned.job().run(runner, found);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      progress.end("stopped");
-      return shown(status("failed", "the run was stopped"));
-    } catch (RunException e) {
-      progress.end("failed");
-      return shown(status("failed", e.getMessage()));
-    } finally {
-      current = null;
     }
-    progress.end(report.succeeded() ? "every hook succeeded" : "a hook failed or an app was SIGKILLed");
-    return result(report, "timeline".equals(string(args, "show")));
   }
 
   private JsonObject result(RunReport report, boolean openTimeline) {
@@ -359,36 +333,6 @@ final class HookRunService {
       }
     }
     return result;
-  }
-
-  /** The whole plan of container hooks, to consent to. */
-  private static String consent(RunPlan plan) {
-    StringBuilder text = new StringBuilder("Run these commands on this machine?");
-    for (PodPlan pod : plan.pods()) {
-      line(text, pod.resource() + " as pod " + pod.podName() + ", grace period " + pod.graceSeconds() + " s:");
-      for (ContainerPlan container : pod.containers()) {
-        line(text, "• container " + container.name() + ": " + RunPlan.shell(container.command()));
-        for (PlannedHook h : container.hooks()) {
-          line(text, "• " + h.hook() + ": " + h.description());
-        }
-      }
-      pod.notes().forEach(n -> line(text, "(" + n + ")"));
-    }
-    return text.append('\n').append(Runner.sandboxDescription()).toString();
-  }
-
-  /** The whole plan of a Helm event or a rollout, to consent to. */
-  private static String consent(SequencePlan plan) {
-    StringBuilder text = new StringBuilder(Printable.line(plan.kind() == SequencePlan.Kind.HELM
-        ? "Run the hooks of helm " + plan.name() + " on this machine, as Helm runs them?"
-        : "Run the next rollout of " + plan.name() + " on this machine, as its deployer runs it?"));
-    plan.description().forEach(line -> line(text, line));
-    return text.append('\n').append(Runner.sandboxDescription()).toString();
-  }
-
-  /** A line of a plan, which names what the manifest names. */
-  private static void line(StringBuilder text, String line) {
-    text.append('\n').append(Printable.line(line));
   }
 
   /** Asks the user; true only when the answer is {@value #RUN}. */
@@ -462,11 +406,8 @@ final class HookRunService {
 
   /** Stops a run in progress: its pod, its cluster and every process it started go. */
   void shutdown() {
-    Runner r = current;
-    if (r != null) {
-      r.close();
-    }
-    runs.shutdownNow();
+    runs.stop();
+    executor.shutdownNow();
   }
 
   /** Work-done progress, when the client takes it: the client's token, or one the server creates. */

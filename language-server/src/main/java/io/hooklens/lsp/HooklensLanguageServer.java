@@ -1,6 +1,7 @@
 package io.hooklens.lsp;
 
 import io.hooklens.app.ChartLint;
+import io.hooklens.app.HookRuns;
 import com.google.gson.JsonObject;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.RuleRegistry;
@@ -80,7 +81,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     diagnostics.charts(charts);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);
-    this.runs = new HookRunService(store, analyzer, configs, log, () -> client, () -> capabilities);
+    this.runs = new HookRunService(store, analyzer, new HookRuns(linter), configs, log, () -> client, () -> capabilities);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
         codeActions, this::configFilesChanged, executor, log, assist, runs, charts);
     this.workspace = new HooklensWorkspaceService(this);

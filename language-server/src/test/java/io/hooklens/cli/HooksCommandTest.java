@@ -139,6 +139,17 @@ class HooksCommandTest {
         again.toString(), plan.toString()).out().contains("Job/release-cleanup"), "a later values file wins");
   }
 
+  @Test
+  void theChartsConfigurationSetsValuesAsLintDoesAndASetFlagWins() throws Exception {
+    Path plan = chart("plan");
+    Files.writeString(plan.resolve(".hooklens.yaml"), "helm:\n  set: {cleanup.enabled: false}\n");
+    CliRun configured = CliRun.of("hooks", "--event", "post-delete", plan.toString());
+    assertEquals(0, configured.exit(), configured.err());
+    assertEquals("No post-delete hooks.\n", configured.out());
+    assertTrue(CliRun.of("hooks", "--event", "post-delete", "--set", "cleanup.enabled=true", plan.toString()).out()
+        .contains("Job/release-cleanup"), "a --set flag wins over the configuration");
+  }
+
   /** The text plan of a rendered manifest, with the file's path written as rendered.yaml. */
   private String plan(String manifest) throws Exception {
     Path file = Files.writeString(dir.resolve("rendered.yaml"), manifest, StandardCharsets.UTF_8);

@@ -9,9 +9,13 @@ import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.hooklens.Timing;
+import io.hooklens.app.HookRuns;
+import io.hooklens.cli.Main;
 import io.hooklens.core.text.Printable;
 import io.hooklens.rules.BuiltInRules;
 import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,6 +38,7 @@ import org.eclipse.lsp4j.WorkDoneProgressKind;
 import org.eclipse.lsp4j.WorkDoneProgressReport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -137,8 +142,8 @@ class RunHookCommandTest {
 
       ShowMessageRequestParams asked = s.client.messageRequests().get(0);
       assertTrue(asked.getMessage().startsWith("Run these commands on this machine?"), asked.getMessage());
-      assertTrue(asked.getMessage().contains("container app: sh -c 'trap '\\''exit 0'\\'' TERM; while true; do sleep "
-          + "0.1; done'"), asked.getMessage());
+      assertTrue(asked.getMessage().contains("container \"app\" runs: sh -c 'trap '\\''exit 0'\\'' TERM; while true; "
+          + "do sleep 0.1; done'"), asked.getMessage());
       assertTrue(asked.getMessage().contains("preStop: exec sh -c 'echo bye; sleep 0.5'"), asked.getMessage());
       assertFalse(asked.getMessage().contains("postStart:"), "only the preStop hook was asked for");
       assertEquals(List.of("Run", "Cancel"), asked.getActions().stream().map(a -> a.getTitle()).toList());
@@ -147,6 +152,31 @@ class RunHookCommandTest {
       assertTrue(s.client.logs().stream().noneMatch(m -> m.getMessage().contains("pod created")), "no pod was created");
       assertTrue(s.client.logs().stream().anyMatch(m -> m.getMessage().contains("not run")), s.client.logs().toString());
     }
+  }
+
+  @Test
+  void theEditorAsksAboutTheSamePlanThatHooklensRunPrints() throws Exception {
+    Path file = dir.resolve("web.yaml");
+    Files.writeString(file, TEXT);
+    String uri = file.toUri().toString();
+    String editor;
+    try (LspSession s = session()) {
+      s.client.answerMessageRequests(p -> HookRunService.CANCEL);
+      s.open(uri, "yaml", TEXT);
+      execute(s, lens(lenses(s, uri), "▶ Run preStop locally"));
+      editor = s.client.messageRequests().get(0).getMessage();
+    }
+    CommandLine cli = Main.commandLine();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(new StringWriter()));
+    cli.setErr(new PrintWriter(err));
+    assertEquals(2, cli.execute("run", file.toString(), "--hook", "preStop", "--container", "app", "--resource",
+        "Deployment/web"));
+    String printed = err.toString();
+    assertTrue(printed.contains("nothing ran"), printed);
+    String plan = printed.substring(0, printed.indexOf("hooklens: nothing ran")).stripTrailing();
+    assertTrue(plan.startsWith("hooklens run will start 1 pod on this machine (embedded cluster):"), plan);
+    assertEquals(HookRuns.QUESTION + "\n" + plan, editor);
   }
 
   @Test
@@ -203,7 +233,7 @@ class RunHookCommandTest {
 
       String container = "app\\x1b]0;pwned\\x07\\r\\u009b2J\\u202e";
       String asked = s.client.messageRequests().get(0).getMessage();
-      assertTrue(asked.contains("• container " + container + ": sh -c"), asked);
+      assertTrue(asked.contains("container \"" + container + "\" runs: sh -c"), asked);
       MessageParams shown = s.client.awaitShown(m -> m.getMessage().contains("Timeline: "));
       assertTrue(shown.getMessage().startsWith("✓ " + container + ": preStop took"), shown.getMessage());
       String report = s.client.awaitLog(m -> m.getMessage().startsWith("hooklens run report for ")).getMessage();
@@ -306,7 +336,8 @@ class RunHookCommandTest {
       assertFalse(result.get("succeeded").getAsBoolean(), "the check Pod exits 4");
 
       String asked = s.client.messageRequests().get(0).getMessage();
-      assertTrue(asked.startsWith("Run the hooks of helm pre-install on this machine, as Helm runs them?"), asked);
+      assertTrue(asked.startsWith("Run these commands on this machine?\nhooklens run will run helm pre-install from "),
+          asked);
       assertTrue(asked.contains("container \"check\" runs: sh -c 'echo checked; exit 4'"), asked);
 
       JsonObject sequence = result.getAsJsonObject("report").getAsJsonArray("sequences").get(0).getAsJsonObject();

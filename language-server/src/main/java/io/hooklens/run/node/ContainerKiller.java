@@ -1,5 +1,6 @@
 package io.hooklens.run.node;
 
+import io.hooklens.core.model.Termination;
 import io.hooklens.run.node.Timeline.Mark;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -7,12 +8,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The kubelet's {@code killContainer}, on a pod's loop: the grace period counts from the call; preStop runs first
  * (abandoned when the grace period is over), then SIGTERM with what is left of the grace period, at least
- * {@link #MINIMUM_STOP_SECONDS}, then SIGKILL. The preStop time is counted in whole seconds, as the kubelet
+ * {@link Termination#MINIMUM_AFTER_SIGTERM_SECONDS}, then SIGKILL. The preStop time is counted in whole seconds, as the kubelet
  * truncates it. Nothing waits on the loop: each step is a timer or a future that brings the next one back to it.
  */
 final class ContainerKiller {
-  // kuberuntime's minimumGracePeriodInSeconds: what the container gets after SIGTERM at the least.
-  static final long MINIMUM_STOP_SECONDS = 2;
   // A killed process is gone at once; this only bounds the wait should its end never be seen.
   private static final long AFTER_SIGKILL_SECONDS = 10;
 
@@ -53,7 +52,7 @@ final class ContainerKiller {
   }
 
   private CompletableFuture<Void> signal(String name, ContainerSlot.Run run, long graceLeft) {
-    long grace = Math.max(graceLeft, MINIMUM_STOP_SECONDS);
+    long grace = Termination.stopTimeout(graceLeft);
     if (!run.ended().isDone()) {
       journal.mark(name, Mark.SIGTERM, "stop timeout " + grace + " s");
       run.process().terminate();

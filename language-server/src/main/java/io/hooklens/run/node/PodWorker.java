@@ -2,6 +2,7 @@ package io.hooklens.run.node;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.hooklens.core.model.Termination;
 import io.hooklens.run.kube.BoundedOutput;
 import io.hooklens.run.node.ContainerSlot.Kind;
 import io.hooklens.run.node.ContainerSlot.State;
@@ -25,7 +26,6 @@ import java.util.stream.Stream;
  * processes) runs elsewhere and reports back to the loop.
  */
 final class PodWorker {
-  private static final long DEFAULT_GRACE_SECONDS = 30;
   // The kubelet's MaxContainerBackOff.
   private static final long MAX_BACKOFF_MILLIS = 300_000;
   /** How soon a container whose ConfigMap or Secret is missing is tried again: the kubelet's next pod sync. */
@@ -405,7 +405,7 @@ final class PodWorker {
 
   private long podGrace() {
     Long grace = pod.getSpec().getTerminationGracePeriodSeconds();
-    return grace == null ? DEFAULT_GRACE_SECONDS : Math.max(grace, 0);
+    return grace == null ? Termination.DEFAULT_GRACE_SECONDS : Math.max(grace, 0);
   }
 
   private void publish() {
