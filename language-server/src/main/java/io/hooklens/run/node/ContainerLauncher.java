@@ -68,7 +68,7 @@ final class ContainerLauncher {
       Sandbox.ContainerProcess process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv,
           env, workingDir, volumes.mounts(spec, warning), image == null ? null : image.root(), execWords(spec, env),
           memoryLimit(spec), identity(spec));
-      HookRunner.Output output = HookRunner.Output.drain(process.process.getInputStream(), printed);
+      HandlerRunner.Output output = HandlerRunner.Output.drain(process.process.getInputStream(), printed);
       return new Started(new ContainerSlot.Run(process, output, env, new CompletableFuture<>(),
           new CompletableFuture<>()), argv);
     } catch (IOException e) {

@@ -34,7 +34,7 @@ final class ContainerSlot {
    * on the pod's loop, {@code startReturned} once its start has returned (its postStart ended, and the container
    * killed if that failed) and {@code ended} once the node has taken in its exit.
    */
-  record Run(Sandbox.ContainerProcess process, HookRunner.Output output, Map<String, String> env,
+  record Run(Sandbox.ContainerProcess process, HandlerRunner.Output output, Map<String, String> env,
       CompletableFuture<Void> startReturned, CompletableFuture<Void> ended) {
     /** Completes with the exit code once the process and what it left are gone, off the pod's loop. */
     CompletableFuture<Integer> exit() {

@@ -49,7 +49,7 @@ public final class NodeAgent implements AutoCloseable {
   private final KubernetesClient client;
   private final Sandbox sandbox;
   private final Timeline timeline = new Timeline();
-  private final HookRunner hooks;
+  private final HandlerRunner hooks;
   private final EventRecorder events;
   private final ExecutorService executor = Executors.newCachedThreadPool(daemon("hooklens-node"));
   private final ExecutorService watchEvents = Executors.newSingleThreadExecutor(daemon("hooklens-node-watch"));
@@ -64,7 +64,7 @@ public final class NodeAgent implements AutoCloseable {
     this.client = client;
     this.sandbox = sandbox;
     this.images = Map.copyOf(images);
-    this.hooks = new HookRunner(sandbox);
+    this.hooks = new HandlerRunner(sandbox);
     this.events = new EventRecorder(client, NODE_NAME);
   }
 
@@ -280,7 +280,7 @@ public final class NodeAgent implements AutoCloseable {
     return sandbox;
   }
 
-  HookRunner hooks() {
+  HandlerRunner hooks() {
     return hooks;
   }
 

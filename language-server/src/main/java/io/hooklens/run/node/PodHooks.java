@@ -16,17 +16,17 @@ import java.util.logging.Logger;
 final class PodHooks {
   private static final Logger LOG = Logger.getLogger(PodHooks.class.getName());
 
-  private final HookRunner runner;
+  private final HandlerRunner runner;
   private final Executor threads;
   private final PodJournal journal;
 
-  PodHooks(HookRunner runner, Executor threads, PodJournal journal) {
+  PodHooks(HandlerRunner runner, Executor threads, PodJournal journal) {
     this.runner = runner;
     this.threads = threads;
     this.journal = journal;
   }
 
-  CompletableFuture<HookRunner.Result> postStart(ContainerSlot slot, ContainerSlot.Run run,
+  CompletableFuture<HandlerRunner.Result> postStart(ContainerSlot slot, ContainerSlot.Run run,
       Sandbox.PodNetwork network) {
     journal.mark(slot.name(), Mark.POST_START_STARTED, "");
     return run(slot.spec, slot.postStart(), run, network, Mark.POST_START_ENDED, "FailedPostStartHook",
@@ -34,23 +34,23 @@ final class PodHooks {
   }
 
   /** @param why what stops the container, for the timeline */
-  CompletableFuture<HookRunner.Result> preStop(ContainerSlot slot, ContainerSlot.Run run, Sandbox.PodNetwork network,
+  CompletableFuture<HandlerRunner.Result> preStop(ContainerSlot slot, ContainerSlot.Run run, Sandbox.PodNetwork network,
       String why) {
     journal.mark(slot.name(), Mark.PRE_STOP_STARTED, why);
     return run(slot.spec, slot.preStop(), run, network, Mark.PRE_STOP_ENDED, "FailedPreStopHook", "PreStopHook failed");
   }
 
   // The event carries no hook output, as the kubelet's, so that secrets do not leak into it.
-  private CompletableFuture<HookRunner.Result> run(Container spec, LifecycleHandler handler,
+  private CompletableFuture<HandlerRunner.Result> run(Container spec, LifecycleHandler handler,
       ContainerSlot.Run run, Sandbox.PodNetwork network, Mark end, String reason, String message) {
     String name = spec.getName();
     return CompletableFuture.supplyAsync(() -> {
-      HookRunner.Result result;
+      HandlerRunner.Result result;
       try {
         result = runner.run(handler, spec, network, run.process(), run.env(), run.exit());
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "hook of container " + name, e);
-        result = HookRunner.Result.failure("the node could not run the hook: " + e);
+        result = HandlerRunner.Result.failure("the node could not run the hook: " + e);
       }
       journal.mark(name, end, result.failed(), result.message(), result.output());
       if (result.failed()) {

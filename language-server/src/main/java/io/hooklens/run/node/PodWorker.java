@@ -101,7 +101,7 @@ final class PodWorker {
     if (slot == null) {
       return BoundedOutput.Tail.EMPTY;
     }
-    HookRunner.Output current = loop.ask(() -> slot.run() == null ? null : slot.run().output(), null);
+    HandlerRunner.Output current = loop.ask(() -> slot.run() == null ? null : slot.run().output(), null);
     return current == null ? slot.printed.tail() : current.tail();
   }
 
@@ -292,7 +292,7 @@ final class PodWorker {
     publish();
     journal.event(name, true, "BackOff", "Back-off restarting failed container " + name + " in pod " + who);
     CompletableFuture<Void> printed = slot.run().output().finished();
-    loop.schedule(() -> loop.within(printed, HookRunner.Output.END_MILLIS, TimeUnit.MILLISECONDS)
+    loop.schedule(() -> loop.within(printed, HandlerRunner.Output.END_MILLIS, TimeUnit.MILLISECONDS)
         .thenRunAsync(() -> {
           if (!ending() && slot.state() == State.BACK_OFF) {
             slot.restart();

@@ -17,12 +17,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs one lifecycle handler the way the kubelet's handler runner does: exec inside the container (no
+ * Runs one lifecycle handler the way the kubelet's handlerRunner does: exec inside the container (no
  * timeout), httpGet from outside the container into the pod's network (any HTTP answer is a success; only
  * a failed request fails), sleep in the node itself, and anything else (tcpSocket) refused as an invalid
  * handler.
  */
-final class HookRunner {
+final class HandlerRunner {
   /** The result of a handler: failed or not, the kubelet-style message, and what the handler printed. */
   record Result(boolean failed, String message, BoundedOutput.Tail output) {
     static Result ok(BoundedOutput.Tail output) {
@@ -44,7 +44,7 @@ final class HookRunner {
 
   private final Sandbox sandbox;
 
-  HookRunner(Sandbox sandbox) {
+  HandlerRunner(Sandbox sandbox) {
     this.sandbox = sandbox;
   }
 
