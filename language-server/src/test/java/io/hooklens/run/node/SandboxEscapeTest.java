@@ -272,12 +272,13 @@ class SandboxEscapeTest {
         builder.environment().put("PATH", noBubblewrap.toString());
       }
       Process cli = builder.start();
-      // Once the preStop runs, every kind of process the run starts is there.
+      // Once the preStop's last process, its sleep 100, runs, every kind of process the run starts is there; on a
+      // busy machine that comes well after the two sleeps started before it.
       long deadline = System.currentTimeMillis() + 120_000;
-      while (running("sleep 312|sleep 313|sleep 100").size() < 2 && System.currentTimeMillis() < deadline) {
+      while (running("sleep 100").isEmpty() && System.currentTimeMillis() < deadline) {
         Thread.sleep(100);
       }
-      assertTrue(running("sleep 100").size() == 1, "the preStop runs: " + Files.readString(dir.resolve("cli-"
+      assertFalse(running("sleep 100").isEmpty(), "the preStop runs: " + Files.readString(dir.resolve("cli-"
           + signal + ".log")));
       new ProcessBuilder("kill", "-" + signal.split(" ")[0], String.valueOf(cli.pid())).start().waitFor();
       assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the CLI ended on SIG" + signal);
