@@ -2,6 +2,7 @@ package io.hooklens;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -22,6 +23,26 @@ public final class TestPaths {
   /** The repository's own test resources. */
   public static Path testResources() {
     return repoRoot().resolve("language-server/src/test/resources");
+  }
+
+  /**
+   * A copy of the test chart {@code name} in {@code dir}, so that walks see only what a test puts there and
+   * nothing it writes reaches the repository.
+   */
+  public static Path chartCopy(String name, Path dir) throws IOException {
+    Path source = testResources().resolve("charts").resolve(name);
+    Path target = dir.resolve(name);
+    try (var files = Files.walk(source)) {
+      for (Path p : files.toList()) {
+        Path t = target.resolve(source.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(t);
+        } else {
+          Files.copy(p, t);
+        }
+      }
+    }
+    return target;
   }
 
   /**

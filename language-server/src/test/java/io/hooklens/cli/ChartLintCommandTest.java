@@ -27,21 +27,8 @@ class ChartLintCommandTest {
   @TempDir
   Path dir;
 
-  /** A copy of a test chart in the temporary directory, so that walks see only what a test puts there. */
   private Path chart(String name) throws Exception {
-    Path source = TestPaths.repoRoot().resolve("language-server/src/test/resources/charts").resolve(name);
-    Path target = dir.resolve(name);
-    try (var files = Files.walk(source)) {
-      for (Path p : files.toList()) {
-        Path t = target.resolve(source.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
-    }
-    return target;
+    return TestPaths.chartCopy(name, dir);
   }
 
   @Test

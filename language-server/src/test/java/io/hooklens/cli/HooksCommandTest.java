@@ -19,21 +19,8 @@ class HooksCommandTest {
   @TempDir
   Path dir;
 
-  /** A copy of a test chart, so that the paths in the output are the temporary directory's. */
   private Path chart(String name) throws Exception {
-    Path source = TestPaths.repoRoot().resolve("language-server/src/test/resources/charts").resolve(name);
-    Path target = dir.resolve(name);
-    try (var files = Files.walk(source)) {
-      for (Path p : files.toList()) {
-        Path t = target.resolve(source.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
-    }
-    return target;
+    return TestPaths.chartCopy(name, dir);
   }
 
   /** The output with the chart's path written as its name, as a user in its parent directory would see it. */

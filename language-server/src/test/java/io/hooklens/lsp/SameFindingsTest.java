@@ -153,18 +153,6 @@ class SameFindingsTest {
   }
 
   private Path chart(String name) throws Exception {
-    Path source = TestPaths.repoRoot().resolve("language-server/src/test/resources/charts").resolve(name);
-    Path target = dir.resolve(name);
-    try (var files = Files.walk(source)) {
-      for (Path p : files.toList()) {
-        Path t = target.resolve(source.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
-    }
-    return target;
+    return TestPaths.chartCopy(name, dir);
   }
 }
