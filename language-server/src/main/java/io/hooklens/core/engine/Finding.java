@@ -17,7 +17,7 @@ public record Finding(String ruleId, String ruleName, Severity severity, String 
     int document, ResourceRef resource, List<Related> related, List<Fix> fixes) {
   /** The order findings are reported in, in a file and in a chart's template: by place, then rule. */
   public static final Comparator<Finding> ORDER = Comparator
-      .comparing((Finding f) -> f.range().start())
+      .comparing(Finding::range, Range::compareStart)
       .thenComparing(Finding::ruleId)
       .thenComparing(Finding::message);
 

@@ -17,7 +17,6 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -200,7 +199,7 @@ public final class Linter {
   private LintResult run(HookDocument doc, Config config) {
     List<Finding> all = new ArrayList<>();
     List<LintResult.RuleFailure> failures = new ArrayList<>();
-    Map<String, String> texts = new HashMap<>();
+    FindingPool pool = new FindingPool();
     for (RuleDescriptor rule : registry.all()) {
       Config.RuleSetting setting = settingFor(rule, config);
       if (setting != null && setting.off()) {
@@ -212,7 +211,7 @@ public final class Linter {
       }
       List<Finding> out = new ArrayList<>();
       try {
-        rule.rule().check(doc, new RuleContext(rule, doc, config, params, out, registry, texts));
+        rule.rule().check(doc, new RuleContext(rule, doc, config, params, out, registry, pool));
       } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError e) {
         // One broken rule must not cost the user the other rules' findings: an exception, a recursion too deep, a
         // class of its own that fails to load or a broken assertion stay its own. Running out of memory is the

@@ -7,7 +7,6 @@ import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YamlDocument;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** What a rule sees besides the document: targets, its parameters, and where to report. */
 public final class RuleContext {
@@ -17,17 +16,13 @@ public final class RuleContext {
   private final Record params;
   private final List<Finding> out;
   private final RuleRegistry registry;
-  private final Map<String, String> texts;
+  private final FindingPool pool;
   private Edits edits;
 
-  /**
-   * @param texts the messages and fix titles of the file's findings so far, each kept once: the objects of a large
-   *     file repeat, and so do their findings' texts
-   */
   RuleContext(RuleDescriptor rule, HookDocument doc, Config config, Record params, List<Finding> out,
-      RuleRegistry registry, Map<String, String> texts) {
+      RuleRegistry registry, FindingPool pool) {
     this.registry = registry;
-    this.texts = texts;
+    this.pool = pool;
     this.rule = rule;
     this.doc = doc;
     this.config = config;
@@ -81,7 +76,7 @@ public final class RuleContext {
     int found = 0;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      if (docs.get(mid).range().start().compareTo(range.start()) <= 0) {
+      if (docs.get(mid).range().compareStart(range) <= 0) {
         found = docs.get(mid).index();
         lo = mid + 1;
       } else {
@@ -96,16 +91,9 @@ public final class RuleContext {
     if (template == null) {
       throw new IllegalStateException(rule.id() + " reported undeclared message " + messageId);
     }
-    Finding.ResourceRef ref = r == null ? null
-        : new Finding.ResourceRef(r.apiVersion(), r.kind(), r.name(), r.document());
-    out.add(new Finding(rule.id(), rule.name(), rule.severity(), shared(format(template, args)), range, document,
-        ref, List.of()));
+    out.add(new Finding(rule.id(), rule.name(), rule.severity(), pool.text(format(template, args)), range, document,
+        r == null ? null : pool.ref(r), List.of()));
     return new Reported(out.size() - 1);
-  }
-
-  private String shared(String text) {
-    String known = texts.putIfAbsent(text, text);
-    return known == null ? text : known;
   }
 
   static String format(String template, Object[] args) {
@@ -148,7 +136,7 @@ public final class RuleContext {
     public Reported related(YNode node, String message) {
       Finding f = out.get(index);
       List<Finding.Related> related = new ArrayList<>(f.related());
-      related.add(new Finding.Related(node.range(), shared(message)));
+      related.add(new Finding.Related(node.range(), pool.text(message)));
       out.set(index, new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(), f.range(), f.document(),
           f.resource(), List.copyOf(related), f.fixes()));
       return this;
@@ -176,7 +164,7 @@ public final class RuleContext {
         throw new IllegalStateException(rule.id() + " offered two safe fixes for one finding");
       }
       List<Fix> fixes = new ArrayList<>(f.fixes());
-      fixes.add(new Fix(shared(title), safe, edits));
+      fixes.add(new Fix(pool.text(title), safe, edits));
       out.set(index, f.withFixes(fixes));
       return this;
     }

@@ -18,46 +18,59 @@ public final class YMap extends YNode {
   /** Maps this small are searched linearly; building a hash index for each would cost more. */
   private static final int LINEAR_MAX = 12;
 
-  /** Bits of a packed key's end column; the key's type and quotes take the bits above. */
-  private static final int COLUMN_BITS = 27;
+  private static final int PLACE = Packed.SIZE;
 
+  private final int startLine;
+  private final int endLine;
+  /** Both columns of the range, or {@link Span#SPILLED}. */
+  private final int columns;
   /**
-   * Keys at even indices, each followed by its value; after them, for maps with an index, the index. A key is its
-   * text, with its line and columns in {@link #keyPlaces}, or, when those do not pack (a key over several lines, a key
-   * that is an alias), its node. Entries and key nodes are made when asked for: an object per pair, a list per map
-   * and a node per key were half of what the tree of a large file took.
+   * Keys at even indices, each followed by its value; after them the places, then, for maps with an index, the
+   * index. A key or value that {@link Packed packs} is its text, with its place in the places; any other is its node.
+   * Entries are made when asked for: an object per pair and a list per map were a third of what the tree of a large
+   * file took. The places are: for each entry, its key's, then, when any value of the map is packed, its value's (a
+   * value's numbers cost a fifth of the node they replace); then any {@link Span spilled} columns. They are kept in
+   * this array rather than a field of their own so that a map takes 32 bytes, not 40.
    */
   private final Object[] keysAndValues;
-  /** For each key, its line, start column, and end column with its type and quotes above {@link #COLUMN_BITS}. */
-  private final int[] keyPlaces;
 
   /** The keys, alternating with their values, in the order written; they become this map's children. */
   YMap(Range range, List<YNode> keysAndValues, List<YMap> merged) {
-    super(range);
+    this.startLine = range.startLine();
+    this.endLine = range.endLine();
+    this.columns = Span.columns(range);
     int size = keysAndValues.size() / 2;
     boolean indexed = !merged.isEmpty() || size > LINEAR_MAX;
-    this.keysAndValues = new Object[2 * size + (indexed ? 1 : 0)];
-    this.keyPlaces = new int[3 * size];
-    for (int i = 0; i < size; i++) {
-      YScalar key = (YScalar) keysAndValues.get(2 * i);
-      Range at = key.range();
-      int end = at.end().column();
-      boolean packs = key.parent() == null && at.start().line() == at.end().line() && end >= 0
-          && end < 1 << COLUMN_BITS;
-      this.keysAndValues[2 * i] = packs ? key.value() : key;
-      this.keysAndValues[2 * i + 1] = keysAndValues.get(2 * i + 1);
-      // The reader's key node lives on only when an anchor names it; it too belongs to this map.
-      key.attach(this);
-      keysAndValues.get(2 * i + 1).attach(this);
-      if (packs) {
-        keyPlaces[3 * i] = at.start().line();
-        keyPlaces[3 * i + 1] = at.start().column();
-        keyPlaces[3 * i + 2] = end | key.kind() << COLUMN_BITS;
+    boolean packedValues = false;
+    for (int i = 0; i < size && !packedValues; i++) {
+      packedValues = Packed.packs(keysAndValues.get(2 * i + 1));
+    }
+    this.keysAndValues = new Object[2 * size + 1 + (indexed ? 1 : 0)];
+    int[] places = Span.withRoom(new int[(packedValues ? 2 : 1) * PLACE * size], columns);
+    Span.spill(places, range, columns);
+    this.keysAndValues[2 * size] = places;
+    for (int i = 0; i < 2 * size; i++) {
+      YNode node = keysAndValues.get(i);
+      boolean packed = (i % 2 == 0 || packedValues) && Packed.packs(node);
+      this.keysAndValues[i] = packed ? ((YScalar) node).value() : node;
+      // The reader's node lives on only when an anchor names it; it too belongs to this map.
+      node.attach(this);
+      if (packed) {
+        Packed.put(places, place(i), (YScalar) node);
       }
     }
     if (indexed) {
-      this.keysAndValues[2 * size] = index(merged);
+      this.keysAndValues[2 * size + 1] = index(merged);
     }
+  }
+
+  @Override
+  public Range range() {
+    return Span.range(startLine, endLine, columns, places());
+  }
+
+  private int[] places() {
+    return (int[]) keysAndValues[2 * entryCount()];
   }
 
   private Map<String, Entry> index(List<YMap> merged) {
@@ -75,14 +88,21 @@ public final class YMap extends YNode {
     return index;
   }
 
+  /** Where the place of the key (even index) or value (odd index) at an index of {@link #keysAndValues} starts. */
+  private int place(int index) {
+    int entry = index / 2;
+    boolean keysOnly = places().length - Span.spilled(columns) == PLACE * entryCount();
+    return keysOnly ? PLACE * entry : 2 * PLACE * entry + PLACE * (index % 2);
+  }
+
   /** The lookup index of a map with merge keys or many entries, or null. */
   @SuppressWarnings("unchecked")
   private Map<String, Entry> byKey() {
-    return keysAndValues.length % 2 == 1 ? (Map<String, Entry>) keysAndValues[keysAndValues.length - 1] : null;
+    return keysAndValues.length % 2 == 0 ? (Map<String, Entry>) keysAndValues[keysAndValues.length - 1] : null;
   }
 
   private int entryCount() {
-    return keysAndValues.length / 2;
+    return (keysAndValues.length - 1) / 2;
   }
 
   private String keyText(int i) {
@@ -90,21 +110,20 @@ public final class YMap extends YNode {
     return k instanceof String s ? s : ((YScalar) k).value();
   }
 
-  /** The node of a key; a packed key's is made anew, held by this map like the one the reader made. */
   private YScalar key(int i) {
-    if (keysAndValues[2 * i] instanceof YScalar k) {
-      return k;
-    }
-    int line = keyPlaces[3 * i];
-    int end = keyPlaces[3 * i + 2];
-    YScalar k = new YScalar(Range.of(line, keyPlaces[3 * i + 1], line, end & (1 << COLUMN_BITS) - 1), keyText(i),
-        end >>> COLUMN_BITS);
-    k.attach(this);
-    return k;
+    return (YScalar) node(2 * i);
   }
 
   private YNode value(int i) {
-    return (YNode) keysAndValues[2 * i + 1];
+    return node(2 * i + 1);
+  }
+
+  /** The node at an index of {@link #keysAndValues}; a packed scalar's is made anew, held by this map. */
+  private YNode node(int index) {
+    if (keysAndValues[index] instanceof YNode n) {
+      return n;
+    }
+    return Packed.node(places(), place(index), (String) keysAndValues[index], this);
   }
 
   /** Entries as written in this map, without merged ones. */
@@ -181,8 +200,16 @@ public final class YMap extends YNode {
         return keyText(i / 2);
       }
     }
-    // A key node made by key(i): its own text.
-    return node instanceof YScalar s && s.parent() == this ? s.value() : null;
+    // A scalar made from its packed place (or the reader's node it was packed from) is found by where it starts.
+    if (node instanceof YScalar && node.parent() == this) {
+      Range at = node.range();
+      for (int i = 0; i < 2 * entryCount(); i++) {
+        if (keysAndValues[i] instanceof String && Packed.startsAt(places(), place(i), at)) {
+          return keyText(i / 2);
+        }
+      }
+    }
+    return null;
   }
 
   public YMap map(String key) {

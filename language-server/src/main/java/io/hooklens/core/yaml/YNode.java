@@ -8,23 +8,13 @@ import java.util.Deque;
  * very node its anchor names, so a node reached through an alias reports the anchor's range.
  */
 public abstract sealed class YNode permits YMap, YSeq, YScalar {
-  // Four numbers rather than a Range of two Positions: those objects were a third of what a read file took.
-  private final int startLine;
-  private final int startColumn;
-  private final int endLine;
-  private final int endColumn;
   private YNode parent;
 
-  YNode(Range range) {
-    this.startLine = range.start().line();
-    this.startColumn = range.start().column();
-    this.endLine = range.end().line();
-    this.endColumn = range.end().column();
-  }
-
-  public Range range() {
-    return Range.of(startLine, startColumn, endLine, endColumn);
-  }
+  /**
+   * Where the node is written. Each kind keeps its range as numbers of its own rather than a Range of two Positions:
+   * those objects were a third of what a read file took.
+   */
+  public abstract Range range();
 
   public YNode parent() {
     return parent;

@@ -10,6 +10,10 @@ public final class YScalar extends YNode {
   private static final Type[] TYPES = Type.values();
   private static final int QUOTED = 8;
 
+  private final int startLine;
+  private final int startColumn;
+  private final int endLine;
+  private final int endColumn;
   private final String value;
   /**
    * The type's ordinal, plus {@link #QUOTED}: one byte instead of a reference and a boolean keeps a scalar at 40
@@ -22,9 +26,17 @@ public final class YScalar extends YNode {
   }
 
   YScalar(Range range, String value, int kind) {
-    super(range);
+    this.startLine = range.startLine();
+    this.startColumn = range.startColumn();
+    this.endLine = range.endLine();
+    this.endColumn = range.endColumn();
     this.value = value;
     this.kind = (byte) kind;
+  }
+
+  @Override
+  public Range range() {
+    return Range.of(startLine, startColumn, endLine, endColumn);
   }
 
   /** The type and quotes in one number, as {@link #YScalar(Range, String, int)} takes them. */

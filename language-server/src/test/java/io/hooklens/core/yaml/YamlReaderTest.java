@@ -51,6 +51,34 @@ class YamlReaderTest {
     assertEquals("a.c[1]", a.seq("c").get(1).path());
   }
 
+  /**
+   * Collections keep their columns in 16 bits and scalars pack only so far right and so wide: past that (a minified
+   * file's one long line) the reader's numbers must come back unchanged.
+   */
+  @Test
+  void rangesFarRightOnALongLineAndWideScalarsAreExact() {
+    String pad = "p".repeat(70_000);
+    String wide = "w".repeat(3_000);
+    String text = "{pad: " + pad + ", m: {k: v, s: [a, \"" + wide + "\", &x 1, *x]}, n: [*x]}\n";
+    ParsedFile f = read(text);
+    assertEquals(List.of(), f.problems());
+    YMap root = f.documents().get(0).root().asMap();
+    YMap inner = root.map("m");
+    assertEquals(Range.of(0, text.indexOf("{k"), 0, text.indexOf("]}") + 2), inner.range());
+    YSeq s = inner.seq("s");
+    assertEquals(Range.of(0, text.indexOf("[a"), 0, text.indexOf("]}") + 1), s.range());
+    assertEquals(Range.of(0, text.indexOf("v,"), 0, text.indexOf("v,") + 1), inner.entry("k").value().range());
+    int quote = text.indexOf('"');
+    assertEquals(Range.of(0, quote, 0, quote + wide.length() + 2), s.get(1).range());
+    assertEquals(wide, s.get(1).asScalar().value());
+    assertEquals("m.s[1]", s.get(1).path());
+    assertEquals("m.s[2]", s.get(2).path());
+    assertEquals("m.s[2]", root.seq("n").get(0).path(), "an alias is the node its anchor names");
+    assertEquals("m.k", inner.entry("k").value().path());
+    assertEquals("m.k", inner.entry("k").key().path());
+    assertEquals(Range.of(0, 6, 0, 6 + pad.length()), root.entry("pad").value().range());
+  }
+
   @Test
   void scalarsAreTypedAsKubernetesReadsThem() {
     YMap m = read("a: 5\nb: \"5\"\nc: yes\nd: ~\ne: 1.5\nf: 0x1F\ng: !!str 7\nh: |\n  5\n").documents().get(0)
