@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +59,40 @@ class ContainerEndTest {
       } finally {
         children.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
       }
+    } finally {
+      sandbox.close();
+    }
+  }
+
+  /**
+   * bubblewrap's {@code --die-with-parent} ends the sandbox when the thread that started it ends, not the process: a
+   * pod whose network or container was started from a pooled thread that later idles out must live on.
+   */
+  @Test
+  void aSandboxOutlivesTheThreadThatStartedIt() throws Exception {
+    Sandbox sandbox = Sandbox.detect(NodeAgent.markerPrefix() + "end");
+    assertTrue(sandbox.isolated(), "bubblewrap must be installed (run-tests installs it)");
+    Sandbox.PodNetwork[] network = new Sandbox.PodNetwork[1];
+    Sandbox.ContainerProcess[] container = new Sandbox.ContainerProcess[1];
+    Thread starter = new Thread(() -> {
+      try {
+        network[0] = sandbox.openNetwork();
+        container[0] = start(sandbox, network[0]);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    starter.start();
+    starter.join();
+    try (Sandbox.PodNetwork open = network[0]) {
+      long pid1 = container[0].main().orElseThrow().pid();
+      List<Long> children = hostPids(container[0], pid1);
+      // Death signals are delivered at once; a moment more covers a loaded machine.
+      Thread.sleep(500);
+      assertTrue(container[0].process.isAlive(), "the container died with the thread that started it");
+      assertEquals(children, running(children), "the container's processes died with the starting thread");
+      container[0].process.getOutputStream().close();
+      assertEquals(3, container[0].gone().get(60, TimeUnit.SECONDS));
     } finally {
       sandbox.close();
     }
