@@ -43,7 +43,12 @@ public final class Fixes {
    * documents) is dropped and ends the loop, so a faulty fix can never break a file.
    */
   public static Outcome fixSafe(Linter linter, String name, String text, Config config) {
-    LintResult result = linter.lint(name, text, config);
+    return fixSafe(linter, name, text, config, linter.lint(name, text, config));
+  }
+
+  /** {@link #fixSafe} from a lint of the text already made, so that a caller who checked it lints once less. */
+  static Outcome fixSafe(Linter linter, String name, String text, Config config, LintResult linted) {
+    LintResult result = linted;
     String current = text;
     int fixed = 0;
     for (int pass = 0; pass < MAX_PASSES; pass++) {

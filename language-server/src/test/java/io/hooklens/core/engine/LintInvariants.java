@@ -95,7 +95,7 @@ public final class LintInvariants {
   public static Fixes.Outcome checkFix(Linter linter, String name, String text) {
     LintResult before = linter.lint(name, text, Config.DEFAULT);
     check(before, linter.registry());
-    Fixes.Outcome outcome = Fixes.fixSafe(linter, name, text, Config.DEFAULT);
+    Fixes.Outcome outcome = Fixes.fixSafe(linter, name, text, Config.DEFAULT, before);
     check(outcome.result(), linter.registry());
     ParsedFile in = before.document().parsed();
     ParsedFile out = outcome.result().document().parsed();
@@ -103,7 +103,8 @@ public final class LintInvariants {
       throw new AssertionError("the fixed text reads worse: " + out.problems() + " in\n" + outcome.text());
     }
     if (outcome.fixed() > 0) {
-      Fixes.Outcome again = Fixes.fixSafe(linter, name, outcome.text(), Config.DEFAULT);
+      // The outcome's result is the lint of its text, where a second --fix starts.
+      Fixes.Outcome again = Fixes.fixSafe(linter, name, outcome.text(), Config.DEFAULT, outcome.result());
       if (!again.text().equals(outcome.text())) {
         throw new AssertionError("fixing twice changes the text again:\n" + outcome.text() + "\n=>\n" + again.text());
       }
