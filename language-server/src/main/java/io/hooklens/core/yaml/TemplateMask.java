@@ -190,6 +190,10 @@ public final class TemplateMask {
    * from each of them.
    */
   private static List<String> keywords(String line) {
+    // Most lines hold no action; the pattern would find none in them either.
+    if (line.indexOf("{{") < 0) {
+      return List.of();
+    }
     List<String> found = new ArrayList<>();
     Matcher m = KEYWORD.matcher(line);
     int brace = -1;
