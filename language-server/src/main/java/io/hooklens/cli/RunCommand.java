@@ -1,5 +1,6 @@
 package io.hooklens.cli;
 
+import io.hooklens.app.AtomicFiles;
 import io.hooklens.app.ChartLint;
 import io.hooklens.app.ConfigResolver;
 import io.hooklens.app.HookRuns;

@@ -1,5 +1,7 @@
 package io.hooklens.lsp;
 
+import static io.hooklens.lsp.CommandAnswers.status;
+
 import io.hooklens.app.ChartLint;
 import io.hooklens.app.HookRuns;
 import com.google.gson.JsonElement;
@@ -389,21 +391,6 @@ final class HookRunService {
     return o.has(key) && o.get(key).isJsonPrimitive() ? o.get(key).getAsString() : null;
   }
 
-  private static JsonObject status(String status, String message) {
-    JsonObject o = new JsonObject();
-    o.addProperty("status", status);
-    if (message != null) {
-      o.addProperty("message", message);
-    }
-    return o;
-  }
-
-  /** A refusal or failure the user must see, not only the caller; it may name what the manifest names. */
-  private JsonObject shown(JsonObject status) {
-    log.showWarning("hooklens.runHook: " + Printable.line(status.get("message").getAsString()));
-    return status;
-  }
-
   /** Stops a run in progress: its pod, its cluster and every process it started go. */
   void shutdown() {
     runs.stop();
@@ -464,5 +451,10 @@ final class HookRunService {
         c.notifyProgress(new ProgressParams(Either.forLeft(token), Either.forLeft(notification)));
       }
     }
+  }
+
+  /** A refusal or failure the user must see, not only the caller. */
+  private JsonObject shown(JsonObject status) {
+    return CommandAnswers.shown(log, RUN_HOOK, status);
   }
 }

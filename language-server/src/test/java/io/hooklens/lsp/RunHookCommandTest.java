@@ -109,7 +109,7 @@ class RunHookCommandTest {
   @Test
   void theServerAdvertisesTheCommandAndLensesSitAboveEachHook() throws Exception {
     try (LspSession s = session()) {
-      assertEquals(List.of(HookRunService.RUN_HOOK),
+      assertEquals(List.of(HookRunService.RUN_HOOK, WorkspaceLintService.LINT_WORKSPACE),
           s.initialized.getCapabilities().getExecuteCommandProvider().getCommands());
       assertTrue(s.initialized.getCapabilities().getCodeLensProvider() != null);
       s.open(URI, "yaml", TEXT);
