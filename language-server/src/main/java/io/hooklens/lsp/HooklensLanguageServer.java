@@ -2,6 +2,7 @@ package io.hooklens.lsp;
 
 import io.hooklens.app.ChartLint;
 import io.hooklens.app.HookRuns;
+import io.hooklens.app.HookTargets;
 import com.google.gson.JsonObject;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.RuleRegistry;
@@ -89,9 +90,10 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     diagnostics.charts(charts);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);
-    this.runs = new HookRunService(store, analyzer, new HookRuns(linter), configs, log, () -> client, () -> capabilities);
+    this.runs = new HookRunService(store, new HookRuns(linter), new HookTargets(linter), configs, log, () -> client,
+        () -> capabilities);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
-        codeActions, this::configFilesChanged, executor, log, assist, runs, charts);
+        codeActions, this::configFilesChanged, executor, log, assist, new RunLenses(analyzer), charts);
     this.workspace = new HooklensWorkspaceService(this);
   }
 
