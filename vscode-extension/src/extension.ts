@@ -20,12 +20,14 @@ import {
 } from 'vscode-languageclient/node';
 import { commandLine, findJava, JavaNotFoundError, serverCommand } from './java';
 import { DocumentGate, GateDocument } from './gate';
-import { EXTENSIONS, LANGUAGES, shouldSend } from './manifest';
+import { EXTENSIONS, LANGUAGES } from './manifest';
 import { settingsPayload } from './settings';
 import { timelineHtml } from './timeline';
 
 /** The server's command that runs a container's hooks (the code lenses call it). */
 const RUN_HOOK = 'hooklens.runHook';
+/** The server's command that lints the workspace folders as `hooklens lint` does; the client registers it. */
+const LINT_WORKSPACE = 'hooklens.lintWorkspace';
 const SECTION = 'hooklens';
 
 type ServerState = 'starting' | 'ready' | 'error' | 'stopped';
@@ -36,8 +38,10 @@ let status: vscode.StatusBarItem;
 let extensionContext: vscode.ExtensionContext;
 /** Documents the server was told about; others never leave the editor. */
 const gate = new DocumentGate();
-/** Files opened by "Lint workspace": their diagnostics stay after VS Code closes the document. */
+/** Files "Lint workspace" published on: their diagnostics stay after VS Code closes the document. */
 const linted = new Set<string>();
+/** Whether a workspace lint is under way, so that what the server publishes is a workspace lint's. */
+let linting = false;
 let timelinePanel: vscode.WebviewPanel | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -50,7 +54,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.commands.registerCommand('hooklens.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('hooklens.restartServer', () => restart()),
-    vscode.commands.registerCommand('hooklens.lintWorkspace', () => lintWorkspace()),
     vscode.commands.registerCommand('hooklens.runHookAtCursor', () => runLensAtCursor('report')),
     vscode.commands.registerCommand('hooklens.showTimeline', () => runLensAtCursor('timeline')),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -205,6 +208,9 @@ function middleware(): Middleware {
       }
     },
     handleDiagnostics: (uri, diagnostics, next) => {
+      if (linting) {
+        linted.add(uri.toString());
+      }
       // The server clears a file's diagnostics when it is closed; a workspace lint keeps them.
       const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
       if (!open && diagnostics.length === 0 && linted.has(uri.toString())) {
@@ -228,6 +234,9 @@ function middleware(): Middleware {
       return vscode.workspace.isTrusted ? lenses : lenses?.filter((l) => !isRunHook(l.command));
     },
     executeCommand: async (command, args, next) => {
+      if (command === LINT_WORKSPACE) {
+        return lintWorkspace(() => next(command, args));
+      }
       if (command !== RUN_HOOK) {
         return next(command, args);
       }
@@ -332,35 +341,27 @@ async function runLensAtCursor(show: 'report' | 'timeline'): Promise<void> {
 }
 
 /**
- * Opens every manifest of the workspace in the server (without showing it), so that the Problems panel
- * holds the same diagnostics an open editor gets; they stay until the file is linted again or deleted.
+ * The server lints the workspace folders as `hooklens lint` does and publishes every file's diagnostics, so that
+ * the Problems panel holds them with no editor open; they stay until a file is linted again or deleted.
  */
-async function lintWorkspace(): Promise<void> {
-  if (!client?.isRunning()) {
-    void vscode.window.showWarningMessage('The Hooklens server is not running; see its output.');
-    return;
-  }
-  const files = await vscode.workspace.findFiles(`**/*{${EXTENSIONS.join(',')}}`,
-    '{**/node_modules/**,**/.git/**,**/target/**}', 5000);
-  let count = 0;
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Hooklens: linting the workspace',
-    cancellable: true }, async (progress, token) => {
-    for (const uri of files) {
-      if (token.isCancellationRequested) {
-        break;
-      }
-      progress.report({ message: vscode.workspace.asRelativePath(uri), increment: 100 / files.length });
-      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      if (!shouldSend(undefined, uri.path, text)) {
-        continue;
-      }
-      linted.add(uri.toString());
-      await vscode.workspace.openTextDocument(uri);
-      count++;
+async function lintWorkspace(run: () => Promise<unknown>): Promise<unknown> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification,
+    title: 'Hooklens: linting the workspace' }, async () => {
+    linting = true;
+    let result: unknown;
+    try {
+      result = await run();
+    } finally {
+      linting = false;
     }
+    const answer = result as { status?: string; files?: number; findings?: number } | undefined;
+    if (answer?.status === 'linted') {
+      output.appendLine(`Lint workspace: ${answer.findings} findings in ${answer.files} files`);
+      void vscode.window.showInformationMessage(
+        `Hooklens: ${answer.findings} findings in ${answer.files} files; see the Problems panel.`);
+    }
+    return result;
   });
-  output.appendLine(`Lint workspace: ${count} manifest files of ${files.length} YAML/JSON files sent to the server`);
-  void vscode.window.showInformationMessage(`Hooklens: linted ${count} manifest files; see the Problems panel.`);
 }
 
 function forgetLinted(uri: vscode.Uri): void {

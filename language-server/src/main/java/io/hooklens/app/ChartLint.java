@@ -4,8 +4,6 @@ import io.hooklens.chart.ChartLinter;
 import io.hooklens.chart.SetValues;
 import io.hooklens.chart.ValuesSet;
 import io.hooklens.core.engine.Config;
-import io.hooklens.core.engine.Finding;
-import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.yaml.ParsedFile;
@@ -45,19 +43,6 @@ public final class ChartLint {
   }
 
   /**
-   * What linting a chart found in one of its files.
-   *
-   * @param displayName the file's path as the user knows it (the chart's path as given, joined)
-   * @param valuesSets for a rendered finding, the labels of the values sets that produce it; empty for a file
-   *     linted on its own
-   */
-  public record ChartFile(String displayName, LintResult result, Map<Finding, List<String>> valuesSets) {
-    public Path path() {
-      return Path.of(displayName).toAbsolutePath().normalize();
-    }
-  }
-
-  /**
    * A chart linted.
    *
    * @param files the findings by file: Chart.yaml first, then the files in order
@@ -66,7 +51,7 @@ public final class ChartLint {
    * @param problems files that could not be read, each with why
    * @param notes files skipped, each with why
    */
-  public record Outcome(List<ChartFile> files, int valuesSets, Optional<String> helmUnavailable,
+  public record Outcome(List<LintedFile> files, int valuesSets, Optional<String> helmUnavailable,
       List<String> problems, List<String> notes) {}
 
   /** Which files of a chart count, and with what configuration. */
@@ -159,18 +144,18 @@ public final class ChartLint {
     if (unavailable.isPresent() || ChartLinter.isLibrary(dir)) {
       List<String> problems = new ArrayList<>();
       List<String> notes = new ArrayList<>();
-      List<ChartFile> files = oneByOne(dir, scope, false, problems, notes);
+      List<LintedFile> files = oneByOne(dir, scope, false, problems, notes);
       return new Outcome(files, 0, unavailable, problems, notes);
     }
     String chartYaml = dir.resolve(CHART_YAML).toString();
     List<ValuesSet> sets = ChartLinter.valuesSets(dir, values.extraSets(), config.charts());
     List<ChartLinter.ChartFile> rendered = charts.lint(dir, values.layered(), sets,
         ChartLinter.setValues(config.charts(), values.set()), config);
-    List<ChartFile> files = new ArrayList<>();
+    List<LintedFile> files = new ArrayList<>();
     if (noneRendered(rendered, sets)) {
       // Keep what can be checked without Helm: the render failure, plus each file on its own.
       rendered.stream().filter(f -> f.displayName().equals(chartYaml) || hasRenderFailure(f))
-          .forEach(f -> files.add(new ChartFile(f.displayName(), f.result(), f.valuesSets())));
+          .forEach(f -> files.add(new LintedFile(f.displayName(), f.result(), f.valuesSets())));
       List<String> problems = new ArrayList<>();
       List<String> notes = new ArrayList<>();
       files.addAll(oneByOne(dir, scope, true, problems, notes));
@@ -178,7 +163,7 @@ public final class ChartLint {
     }
     for (ChartLinter.ChartFile f : rendered) {
       if (f.displayName().equals(chartYaml) || !scope.excludes(Path.of(f.displayName()))) {
-        files.add(new ChartFile(f.displayName(), f.result(), f.valuesSets()));
+        files.add(new LintedFile(f.displayName(), f.result(), f.valuesSets()));
       }
     }
     return new Outcome(files, sets.size(), Optional.empty(), List.of(), List.of());
@@ -213,9 +198,9 @@ public final class ChartLint {
   }
 
   /** The chart's files linted one by one, each with its own configuration, unless excluded. */
-  private List<ChartFile> oneByOne(Path dir, Scope scope, boolean notRendered, List<String> problems,
+  private List<LintedFile> oneByOne(Path dir, Scope scope, boolean notRendered, List<String> problems,
       List<String> notes) throws IOException, ConfigResolver.ConfigException {
-    List<ChartFile> files = new ArrayList<>();
+    List<LintedFile> files = new ArrayList<>();
     for (Path file : InputFiles.walkChart(dir, notes::add)) {
       Optional<Config> config = scope.forFile(file);
       if (config.isEmpty()) {
@@ -229,7 +214,7 @@ public final class ChartLint {
         continue;
       }
       Config c = notRendered ? config.get().forChartNotRendered() : config.get();
-      files.add(new ChartFile(file.toString(), linter.lint(file.toString(), bytes, c), Map.of()));
+      files.add(new LintedFile(file.toString(), linter.lint(file.toString(), bytes, c), Map.of()));
     }
     return files;
   }

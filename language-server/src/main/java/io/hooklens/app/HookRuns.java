@@ -1,6 +1,5 @@
 package io.hooklens.app;
 
-import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.model.HookDocument;
@@ -28,9 +27,9 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * Running hooks, for {@code hooklens run} and the editor's lenses alike: the options checked, the plan built (a
- * chart rendered once through {@link ChartLint#manifests}), the plan's text put to the user, the run on the
- * embedded cluster or a kubeconfig context, and its report. A face parses its arguments, asks for consent its own
+ * Running hooks, for {@code hooklens run} and the editor's lenses alike: the options checked, the plan built (of
+ * manifests from {@link HookTargets}), the plan's text put to the user, the run on the embedded cluster or a
+ * kubeconfig context, and its report. A face parses its arguments, asks for consent its own
  * way ({@link Face}) and shows the {@link Outcome}. One run per instance at a time.
  */
 public final class HookRuns {
@@ -167,16 +166,10 @@ public final class HookRuns {
     return Optional.empty();
   }
 
-  /**
-   * A chart's manifests, rendered as {@code helm template} does with the values and the configuration's
-   * {@code helm.set}, linted with the configuration.
-   *
-   * @throws IOException when the chart cannot be rendered here, or Helm refuses it; its message says why
-   */
-  public Source chart(Path chart, ChartLint.Values values, Config config) throws IOException {
-    ChartLint.Manifests rendered = ChartLint.manifests(chart, values, config);
-    HookDocument doc = HookDocument.of(chart.toString(), rendered.parsed());
-    return new Source(doc, () -> linter.lint(doc, config).findings(), rendered.origins());
+  /** The manifests of a target to run, their findings linted with its configuration once the user agreed. */
+  public Source source(HookTargets.Target target) {
+    HookDocument doc = target.doc();
+    return new Source(doc, () -> linter.lint(doc, target.config()).findings(), target.origins());
   }
 
   /** Plans what the options choose, asks the face, and runs it once the user agreed. */

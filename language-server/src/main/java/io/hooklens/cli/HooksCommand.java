@@ -4,20 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.hooklens.app.ChartLint;
 import io.hooklens.app.ConfigResolver;
-import io.hooklens.app.InputFiles;
-import io.hooklens.core.model.HookDocument;
+import io.hooklens.app.HookTargets;
+import io.hooklens.core.engine.Linter;
 import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.text.Printable;
-import io.hooklens.core.yaml.ParseProblem;
-import io.hooklens.core.yaml.ParsedFile;
-import io.hooklens.core.yaml.Range;
-import io.hooklens.core.yaml.SourceText;
-import io.hooklens.core.yaml.YamlReader;
+import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.Origin;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,9 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -78,30 +70,28 @@ public final class HooksCommand implements Callable<Integer> {
   /** A hook at its place, with the file and line it comes from. */
   private record Row(int position, HookPlan.Step step, Origin source) {}
 
-  /** A document to plan, and the way from a place in it to the file the user knows. */
-  private record Planned(HookDocument doc, Function<Range, Origin> places) {}
-
   @Override
-  public Integer call() throws IOException {
+  public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    Optional<Planned> planned;
+    if (!values.valid(err)) {
+      return ExitCodes.USAGE;
+    }
+    HookTargets.Target planned;
     try {
-      planned = read(err);
-    } catch (ConfigResolver.ConfigException e) {
+      planned = new HookTargets(new Linter(BuiltInRules.registry())).named(target, values.values(),
+          HookTargets.Reading.RENDERED);
+    } catch (HookTargets.Unavailable | ConfigResolver.ConfigException e) {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;
     }
-    if (planned.isEmpty()) {
-      return ExitCodes.USAGE;
-    }
     Map<String, List<Row>> plan = new LinkedHashMap<>();
-    for (HookPlan.Event e : HookPlan.of(planned.get().doc())) {
+    for (HookPlan.Event e : HookPlan.of(planned.doc())) {
       if (event != null && !event.equals(e.name())) {
         continue;
       }
       List<Row> rows = new ArrayList<>();
       for (HookPlan.Step s : e.steps()) {
-        rows.add(new Row(rows.size() + 1, s, planned.get().places().apply(s.source())));
+        rows.add(new Row(rows.size() + 1, s, planned.origin(s.source())));
       }
       plan.put(e.name(), rows);
     }
@@ -113,44 +103,6 @@ public final class HooksCommand implements Callable<Integer> {
     }
     out.flush();
     return ExitCodes.CLEAN;
-  }
-
-  /** The chart rendered, or the file read; empty after saying why on standard error. */
-  private Optional<Planned> read(PrintWriter err) throws IOException, ConfigResolver.ConfigException {
-    Optional<String> unreadable = InputFiles.unreadable(target);
-    if (unreadable.isPresent()) {
-      err.println("hooklens: " + target + ": " + unreadable.get());
-      return Optional.empty();
-    }
-    Path chart = ChartLint.named(target);
-    if (chart == null) {
-      return readFile(err);
-    }
-    return values.render(chart, err)
-        .map(m -> new Planned(HookDocument.of(chart.toString(), m.parsed()), m.origins()));
-  }
-
-  private Optional<Planned> readFile(PrintWriter err) throws IOException {
-    if (values.given()) {
-      err.println("hooklens: --values and --set apply to charts only; " + target + " is rendered already");
-      return Optional.empty();
-    }
-    Optional<String> read = ManifestText.read(target, err);
-    if (read.isEmpty()) {
-      return Optional.empty();
-    }
-    String text = read.get();
-    // Rendered manifests are final YAML: a "{{" in them is text, as Helm leaves it.
-    ParsedFile parsed = new YamlReader().read(new SourceText(text), target.toString().endsWith(".json"));
-    for (ParseProblem p : parsed.problems()) {
-      if (p.kind() == ParseProblem.Kind.SYNTAX || p.kind() == ParseProblem.Kind.LIMIT) {
-        err.println("hooklens: " + target + ":" + (p.range().start().line() + 1) + ":"
-            + (p.range().start().column() + 1) + ": " + p.message() + "; Helm could not read it either");
-        return Optional.empty();
-      }
-    }
-    String name = target.toString();
-    return Optional.of(new Planned(HookDocument.of(name, parsed), range -> new Origin(name, range.start())));
   }
 
   private static void text(Map<String, List<Row>> plan, PrintWriter out) {

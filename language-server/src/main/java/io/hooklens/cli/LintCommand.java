@@ -1,9 +1,11 @@
 package io.hooklens.cli;
 
+import io.hooklens.app.AtomicFiles;
 import io.hooklens.app.ChartLint;
 import io.hooklens.app.ConfigResolver;
-import io.hooklens.app.InputFiles;
 import io.hooklens.app.IoErrors;
+import io.hooklens.app.Lint;
+import io.hooklens.app.LintedFile;
 import io.hooklens.cli.report.CheckstyleFormatter;
 import io.hooklens.cli.report.FileResult;
 import io.hooklens.cli.report.Formatter;
@@ -14,8 +16,6 @@ import io.hooklens.cli.report.Report;
 import io.hooklens.cli.report.SarifFormatter;
 import io.hooklens.cli.report.TextFormatter;
 import io.hooklens.cli.report.Totals;
-import io.hooklens.core.engine.Config;
-import io.hooklens.core.engine.Fixes;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.Severity;
@@ -24,15 +24,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,8 +55,6 @@ public final class LintCommand implements Callable<Integer> {
 
   /** The lowest severity that fails the run. */
   enum FailOn { error, warning, info, never }
-
-  private static final String CHART_YAML = "Chart.yaml";
 
   @Spec
   CommandSpec spec;
@@ -110,9 +105,7 @@ public final class LintCommand implements Callable<Integer> {
           + " With - for standard input, the fixed text goes to standard output and the report to standard error.")
   boolean fix;
 
-  private boolean toldChartsDoNotRender;
   private boolean fixedStdin;
-  private int fixedTotal;
 
   @Override
   public Integer call() {
@@ -121,8 +114,6 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     Linter linter = new Linter(BuiltInRules.registry());
-    ConfigResolver configs = new ConfigResolver(linter.registry(), config);
-    Inputs inputs = new Inputs(linter, new ChartLint(linter), configs, targets, err);
     // Each file's findings are written as soon as it is linted, and its model dropped. A report file is written
     // whole at the end; so is the report of a run that may fix standard input, which goes to standard error
     // when the fixed text takes standard output.
@@ -130,29 +121,28 @@ public final class LintCommand implements Callable<Integer> {
     StringWriter buffer = new StringWriter();
     PrintWriter target = deferred ? new PrintWriter(buffer) : spec.commandLine().getOut();
     Report report = new Report(formatter(), target, linter.registry(), HooklensCommand.version());
-    List<String> failures = new ArrayList<>();
-    Consumer<FileResult> results = r -> {
-      for (LintResult.RuleFailure f : r.result().failures()) {
-        failures.add("hooklens: internal error: rule " + f.ruleId() + " failed on " + r.displayName() + ": "
-            + f.error());
-      }
-      report.add(r);
-    };
-    int exit = ExitCodes.CLEAN;
+    Sink sink = new Sink(report, err);
+    Lint lint = new Lint(linter, new ConfigResolver(linter.registry(), config), new Lint.Options(targets::apply,
+        new ChartLint.Values(values.valuesFiles, valuesSets, values.setValues.values()), fix), sink);
     try {
       for (String arg : paths) {
-        exit = Math.max(exit, lintArgument(arg, inputs, results));
+        if (arg.equals("-")) {
+          standardInput(lint, sink);
+        } else {
+          lint.path(Path.of(arg));
+        }
       }
     } catch (ConfigResolver.ConfigException e) {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;
     }
-    Totals totals = report.finish(fix ? OptionalInt.of(fixedTotal) : OptionalInt.empty());
+    Totals totals = report.finish(fix ? OptionalInt.of(sink.fixed) : OptionalInt.empty());
+    int exit = sink.usage ? ExitCodes.USAGE : ExitCodes.CLEAN;
     if (deferred) {
       exit = Math.max(exit, writeReport(buffer.toString(), err));
     }
-    failures.forEach(err::println);
-    if (!failures.isEmpty()) {
+    sink.failures.forEach(err::println);
+    if (!sink.failures.isEmpty()) {
       exit = ExitCodes.INTERNAL;
     }
     if (exit == ExitCodes.CLEAN && failOn != FailOn.never) {
@@ -166,181 +156,63 @@ public final class LintCommand implements Callable<Integer> {
     return exit;
   }
 
-  /** What linting an argument needs besides the argument. */
-  private record Inputs(Linter linter, ChartLint charts, ConfigResolver configs, TargetOptions targets,
-      PrintWriter err) {}
+  /** The terminal's part in a lint: findings into the report, the rest one line each on standard error. */
+  private static final class Sink implements Lint.Sink {
+    private final Report report;
+    private final PrintWriter err;
+    private final List<String> failures = new ArrayList<>();
+    private boolean usage;
+    private int fixed;
 
-  private int lintArgument(String arg, Inputs in, Consumer<FileResult> results)
-      throws ConfigResolver.ConfigException {
-    PrintWriter err = in.err();
-    if (arg.equals("-")) {
-      byte[] bytes;
-      try {
-        bytes = System.in.readAllBytes();
-      } catch (IOException e) {
-        err.println("hooklens: cannot read standard input: " + e.getMessage());
-        return ExitCodes.USAGE;
+    Sink(Report report, PrintWriter err) {
+      this.report = report;
+      this.err = err;
+    }
+
+    @Override
+    public void file(LintedFile f) {
+      for (LintResult.RuleFailure x : f.result().failures()) {
+        failures.add("hooklens: internal error: rule " + x.ruleId() + " failed on " + f.displayName() + ": "
+            + x.error());
       }
-      Config c = in.targets().apply(in.configs().forFile(Path.of(stdinFilename)).config());
-      String text = fix ? decode(bytes) : null;
-      if (text == null) {
-        results.accept(new FileResult(stdinFilename, in.linter().lint(stdinFilename, bytes, c)));
-        return ExitCodes.CLEAN;
-      }
-      Fixes.Outcome outcome = Fixes.fixSafe(in.linter(), stdinFilename, text, c);
+      report.add(new FileResult(f.displayName(), f.result(), f.valuesSets()));
+    }
+
+    @Override
+    public void problem(String message) {
+      usage = true;
+      err.println("hooklens: " + message);
+    }
+
+    @Override
+    public void note(String message) {
+      err.println("hooklens: " + message);
+    }
+
+    @Override
+    public void fixed(String name, int count) {
+      fixed += count;
+      note("fixed " + count + (count == 1 ? " problem" : " problems") + " in " + name);
+    }
+  }
+
+  /** Lints standard input; fixed, its text goes to standard output. */
+  private void standardInput(Lint lint, Sink sink) throws ConfigResolver.ConfigException {
+    byte[] bytes;
+    try {
+      bytes = System.in.readAllBytes();
+    } catch (IOException e) {
+      sink.problem("cannot read standard input: " + e.getMessage());
+      return;
+    }
+    Optional<Lint.Fixed> fixed = lint.text(stdinFilename, bytes);
+    if (fixed.isPresent()) {
       PrintWriter out = spec.commandLine().getOut();
-      out.print(outcome.text());
+      out.print(fixed.get().text());
       out.flush();
       fixedStdin = true;
-      fixedTotal += outcome.fixed();
-      results.accept(new FileResult(stdinFilename, outcome.result()));
-      return ExitCodes.CLEAN;
+      sink.fixed += fixed.get().count();
     }
-    Path path = Path.of(arg);
-    Optional<String> unreadable = InputFiles.unreadable(path);
-    if (unreadable.isPresent()) {
-      err.println("hooklens: " + arg + ": " + unreadable.get());
-      return ExitCodes.USAGE;
-    }
-    if (path.getFileName() != null && path.getFileName().toString().equals(CHART_YAML)
-        && Files.isRegularFile(path)) {
-      return lintChart(path.getParent() == null ? Path.of(".") : path.getParent(), false, in, results);
-    }
-    if (!Files.isDirectory(path)) {
-      return lintFile(path, false, in, results);
-    }
-    List<Path> files;
-    try {
-      files = InputFiles.walk(path, note -> err.println("hooklens: " + note));
-    } catch (IOException e) {
-      err.println("hooklens: cannot read directory " + arg + ": " + e.getMessage());
-      return ExitCodes.USAGE;
-    }
-    if (files.isEmpty()) {
-      err.println("hooklens: " + arg + ": no .yaml, .yml or .json files found");
-      return ExitCodes.USAGE;
-    }
-    int exit = ExitCodes.CLEAN;
-    for (Path file : files) {
-      // A chart named on the command line is not subject to excludes, as a named file is not.
-      boolean walked = !file.equals(path);
-      boolean chart = Files.isDirectory(file) && ChartLint.isChart(file);
-      exit = Math.max(exit, chart ? lintChart(file, walked, in, results) : lintFile(file, true, in, results));
-    }
-    return exit;
-  }
-
-  private int lintFile(Path file, boolean walked, Inputs in, Consumer<FileResult> results)
-      throws ConfigResolver.ConfigException {
-    ConfigResolver.Resolved resolved = in.configs().forFile(file);
-    if (walked && resolved.excludes(file)) {
-      return ExitCodes.CLEAN;
-    }
-    Linter.Decoded decoded;
-    try {
-      // Decoded as read: the bytes of a large file are not kept beside its text and model while it is linted.
-      decoded = Linter.decode(Files.readAllBytes(file));
-    } catch (NoSuchFileException e) {
-      in.err().println("hooklens: " + file + ": no such file");
-      return ExitCodes.USAGE;
-    } catch (IOException | OutOfMemoryError e) {
-      in.err().println("hooklens: cannot read " + file + ": " + IoErrors.reason(e));
-      return ExitCodes.USAGE;
-    }
-    String name = file.toString();
-    Config c = in.targets().apply(resolved.config());
-    String text = fix ? decoded.text() : null;
-    if (text == null) {
-      results.accept(new FileResult(name, in.linter().lint(name, decoded, c)));
-      return ExitCodes.CLEAN;
-    }
-    Fixes.Outcome outcome = Fixes.fixSafe(in.linter(), name, text, c);
-    if (outcome.fixed() > 0) {
-      try {
-        AtomicFiles.write(file, outcome.text().getBytes(StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        in.err().println("hooklens: cannot write " + file + ": " + IoErrors.reason(e));
-        return ExitCodes.USAGE;
-      }
-      fixedTotal += outcome.fixed();
-      in.err().println("hooklens: fixed " + outcome.fixed() + (outcome.fixed() == 1 ? " problem" : " problems")
-          + " in " + name);
-    }
-    results.accept(new FileResult(name, outcome.result()));
-    return ExitCodes.CLEAN;
-  }
-
-  /** Text the engine can fix: what it reads of a file; null otherwise, and the lint says why. */
-  private static String decode(byte[] bytes) {
-    return Linter.decode(bytes).text();
-  }
-
-  /**
-   * Lints a chart ({@link ChartLint}) and adds a result per file its findings are in; the configuration is the one
-   * of its Chart.yaml, and in a directory walk its excludes apply to the chart and to each of its files.
-   */
-  private int lintChart(Path dir, boolean walked, Inputs in, Consumer<FileResult> results)
-      throws ConfigResolver.ConfigException {
-    Path chartYaml = dir.resolve(CHART_YAML);
-    ConfigResolver.Resolved resolved = in.configs().forFile(chartYaml);
-    if (walked && resolved.excludes(chartYaml)) {
-      return ExitCodes.CLEAN;
-    }
-    if (fix && fixChartFiles(dir, in) != ExitCodes.CLEAN) {
-      return ExitCodes.USAGE;
-    }
-    ChartLint.Outcome outcome;
-    try {
-      outcome = in.charts().lint(dir, new ChartLint.Values(values.valuesFiles, valuesSets, values.setValues.values()),
-          in.targets().apply(resolved.config()), scope(resolved, walked, in));
-    } catch (IOException e) {
-      in.err().println("hooklens: cannot read chart " + dir + ": " + IoErrors.reason(e));
-      return ExitCodes.USAGE;
-    }
-    outcome.helmUnavailable().filter(why -> !toldChartsDoNotRender).ifPresent(why -> {
-      toldChartsDoNotRender = true;
-      in.err().println("hooklens: charts are linted template by template, not rendered: " + why);
-    });
-    outcome.notes().forEach(n -> in.err().println("hooklens: " + n));
-    outcome.problems().forEach(p -> in.err().println("hooklens: " + p));
-    outcome.files().forEach(f -> results.accept(new FileResult(f.displayName(), f.result(), f.valuesSets())));
-    return outcome.problems().isEmpty() ? ExitCodes.CLEAN : ExitCodes.USAGE;
-  }
-
-  /** A chart's files as the command line takes them: each its own configuration, excludes of a walk applied. */
-  private static ChartLint.Scope scope(ConfigResolver.Resolved chart, boolean walked, Inputs in) {
-    return new ChartLint.Scope() {
-      @Override
-      public Optional<Config> forFile(Path file) throws ConfigResolver.ConfigException {
-        ConfigResolver.Resolved r = in.configs().forFile(file);
-        return r.excludes(file) ? Optional.empty() : Optional.of(in.targets().apply(r.config()));
-      }
-
-      @Override
-      public boolean excludes(Path file) {
-        return walked && chart.excludes(file);
-      }
-    };
-  }
-
-  /**
-   * Fixes a chart's files one by one before it is rendered: templates are read with their actions masked,
-   * and only fixes on lines free of actions are kept (the engine's TemplateFixes), never ones computed on
-   * Helm's output. What remains is reported from the rendering, as without --fix.
-   */
-  private int fixChartFiles(Path dir, Inputs in) throws ConfigResolver.ConfigException {
-    List<Path> files;
-    try {
-      files = InputFiles.walkChart(dir, note -> in.err().println("hooklens: " + note));
-    } catch (IOException e) {
-      in.err().println("hooklens: cannot read directory " + dir + ": " + e.getMessage());
-      return ExitCodes.USAGE;
-    }
-    int exit = ExitCodes.CLEAN;
-    for (Path file : files) {
-      exit = Math.max(exit, lintFile(file, true, in, r -> { }));
-    }
-    return exit;
   }
 
   private Formatter formatter() {

@@ -1,15 +1,12 @@
 package io.hooklens.cli;
 
-import io.hooklens.app.ChartLint;
+import io.hooklens.app.AtomicFiles;
 import io.hooklens.app.ConfigResolver;
 import io.hooklens.app.HookRuns;
-import io.hooklens.app.InputFiles;
+import io.hooklens.app.HookTargets;
 import io.hooklens.app.IoErrors;
-import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Linter;
-import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.text.Printable;
-import io.hooklens.core.yaml.ParseProblem;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.Runner;
 import io.hooklens.run.Selection;
@@ -150,27 +147,27 @@ public final class RunCommand implements Callable<Integer> {
   ChartValues values;
 
   @Override
-  public Integer call() throws IOException {
+  public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     Optional<String> refused = unavailable();
     if (refused.isPresent()) {
       err.println("hooklens: " + refused.get());
       return ExitCodes.USAGE;
     }
+    if (!values.valid(err)) {
+      return ExitCodes.USAGE;
+    }
     Linter linter = new Linter(BuiltInRules.registry());
     HookRuns runs = new HookRuns(linter);
-    Optional<HookRuns.Source> source;
+    HookRuns.Source source;
     try {
-      source = read(linter, runs, err);
-    } catch (ConfigResolver.ConfigException e) {
+      source = runs.source(new HookTargets(linter).named(target, values.values(), HookTargets.Reading.LINTED));
+    } catch (HookTargets.Unavailable | ConfigResolver.ConfigException e) {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;
     }
-    if (source.isEmpty()) {
-      return ExitCodes.USAGE;
-    }
     Face face = new Face(err);
-    HookRuns.Outcome outcome = runs.run(source.get(), options(), face);
+    HookRuns.Outcome outcome = runs.run(source, options(), face);
     if (outcome instanceof HookRuns.Ran ran) {
       return face.timelineFailed ? ExitCodes.USAGE : ran.report().succeeded() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
     }
@@ -219,48 +216,6 @@ public final class RunCommand implements Callable<Integer> {
 
   private String cannotWriteTimeline(String reason) {
     return "cannot write the timeline to " + timeline + ": " + reason;
-  }
-
-  /** The manifests to run, or empty after saying why on standard error. */
-  private Optional<HookRuns.Source> read(Linter linter, HookRuns runs, PrintWriter err)
-      throws IOException, ConfigResolver.ConfigException {
-    Optional<String> unreadable = InputFiles.unreadable(target);
-    if (unreadable.isPresent()) {
-      err.println("hooklens: " + target + ": " + unreadable.get());
-      return Optional.empty();
-    }
-    Path chart = ChartLint.named(target);
-    if (chart != null) {
-      ChartLint.prepare();
-      if (!values.valid(err)) {
-        return Optional.empty();
-      }
-      Config config = new ConfigResolver(linter.registry(), null).forFile(chart.resolve("Chart.yaml")).config();
-      try {
-        return Optional.of(runs.chart(chart, values.values(), config));
-      } catch (IOException e) {
-        err.println("hooklens: " + e.getMessage());
-        return Optional.empty();
-      }
-    }
-    if (values.given()) {
-      err.println("hooklens: --values and --set apply to charts only; " + target + " is rendered already");
-      return Optional.empty();
-    }
-    Optional<String> text = ManifestText.read(target, err);
-    if (text.isEmpty()) {
-      return Optional.empty();
-    }
-    HookDocument doc = linter.parse(target.toString(), text.get());
-    for (ParseProblem p : doc.parsed().problems()) {
-      if (p.kind() == ParseProblem.Kind.SYNTAX || p.kind() == ParseProblem.Kind.LIMIT) {
-        err.println("hooklens: " + target + ":" + (p.range().start().line() + 1) + ":"
-            + (p.range().start().column() + 1) + ": " + Printable.line(p.message()));
-        return Optional.empty();
-      }
-    }
-    Config config = new ConfigResolver(linter.registry(), null).forFile(target).config();
-    return Optional.of(new HookRuns.Source(doc, () -> linter.lint(doc, config).findings(), null));
   }
 
   /** The terminal's part in a run: the plan and the question on standard error, the report on standard output. */

@@ -27,10 +27,6 @@ final class SetOptions {
           + "(repeatable).")
   List<String> setFile = new ArrayList<>();
 
-  boolean given() {
-    return !set.isEmpty() || !setString.isEmpty() || !setFile.isEmpty();
-  }
-
   /** Whether Helm would read every argument and every --set-file file exists; if not, says why on one line. */
   boolean valid(PrintWriter err) {
     return valid("--set", set, false, err) && valid("--set-string", setString, false, err)

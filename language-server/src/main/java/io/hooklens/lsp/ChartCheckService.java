@@ -2,12 +2,9 @@ package io.hooklens.lsp;
 
 import io.hooklens.app.ChartLint;
 import io.hooklens.app.ConfigResolver;
+import io.hooklens.app.LintedFile;
 import io.hooklens.core.engine.Config;
-import io.hooklens.core.engine.Finding;
-import io.hooklens.core.engine.LintResult;
-import io.hooklens.core.engine.Linter;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,7 +50,7 @@ final class ChartCheckService {
 
   private final DocumentStore store;
   private final ConfigService configs;
-  private final DiagnosticConverter converter;
+  private final LintedDiagnostics linted;
   private final ChartLint charts;
   private final Supplier<LanguageClient> client;
   private final ClientLog log;
@@ -71,11 +68,11 @@ final class ChartCheckService {
   /**
    * @param revalidate checks an open document again, so that its diagnostics take the new render's in
    */
-  ChartCheckService(DocumentStore store, ConfigService configs, DiagnosticConverter converter, ChartLint charts,
+  ChartCheckService(DocumentStore store, ConfigService configs, LintedDiagnostics linted, ChartLint charts,
       Supplier<LanguageClient> client, ClientLog log, Consumer<TextDocument> revalidate) {
     this.store = store;
     this.configs = configs;
-    this.converter = converter;
+    this.linted = linted;
     this.charts = charts;
     this.client = client;
     this.log = log;
@@ -160,12 +157,12 @@ final class ChartCheckService {
       outcome.helmUnavailable().ifPresent(why -> log.info("chart " + chart + " is not rendered: " + why));
       outcome.problems().forEach(p -> log.warn("chart " + chart + ": " + p));
       outcome.notes().forEach(n -> log.info("chart " + chart + ": " + n));
-      for (ChartLint.ChartFile f : outcome.files()) {
+      for (LintedFile f : outcome.files()) {
         Path path = f.path();
         String uri = openUris.getOrDefault(path, path.toUri().toString());
         String text;
         try {
-          text = shownText(path);
+          text = LintedDiagnostics.shownText(path);
         } catch (IOException e) {
           // Gone or unreadable since the render: there is no text left to show its findings in.
           log.warn("chart " + chart + ": cannot read " + path + " again (" + e.getMessage() + "); its findings are"
@@ -173,7 +170,7 @@ final class ChartCheckService {
           continue;
         }
         // A template Helm fails on has its render failure and, linted on its own, its other findings.
-        List<Diagnostic> diagnostics = new ArrayList<>(diagnostics(chart, uri, f, text));
+        List<Diagnostic> diagnostics = new ArrayList<>(linted.of(f, uri, text, chart));
         Rendered earlier = found.get(uri);
         if (earlier != null) {
           diagnostics.addAll(0, earlier.diagnostics());
@@ -197,49 +194,17 @@ final class ChartCheckService {
     return found;
   }
 
-  /** One file's rendered diagnostics, with a word on the rules that failed on the render. */
-  private List<Diagnostic> diagnostics(Path chart, String uri, ChartLint.ChartFile f, String text) {
-    Positions positions = new Positions(f.result().document().source(), text);
-    List<Finding> findings = new ArrayList<>();
-    for (Finding x : f.result().findings()) {
-      List<String> sets = f.valuesSets().getOrDefault(x, List.of());
-      // A file linted on its own, as a chart Helm cannot render has them, has no values sets to name.
-      String message = sets.isEmpty() ? x.message() : x.message() + " [values: " + String.join(", ", sets) + "]";
-      findings.add(new Finding(x.ruleId(), x.ruleName(), x.severity(), message, x.range(), x.document(),
-          x.resource(), x.related()));
-    }
-    List<Diagnostic> out = new ArrayList<>(converter.convert(uri, findings, positions));
-    List<LintResult.RuleFailure> failures = f.result().failures();
-    if (!failures.isEmpty()) {
-      for (LintResult.RuleFailure x : failures) {
-        log.error("rule " + x.ruleId() + " failed on the rendered chart " + chart + "; its findings are left out",
-            x.error());
-      }
-      out.add(DiagnosticsService.notChecked(DiagnosticsService.rulesFailed(failures, "this chart")));
-    }
-    return out;
-  }
-
   /** What a chart that could not be rendered shows: one diagnostic at the start of its Chart.yaml. */
   private static void notRendered(Path chartYaml, Map<Path, String> openUris, Map<String, Rendered> found,
       String message) {
     String text;
     try {
-      text = shownText(chartYaml);
+      text = LintedDiagnostics.shownText(chartYaml);
     } catch (IOException | RuntimeException e) {
       text = "";
     }
     found.put(openUris.getOrDefault(chartYaml, chartYaml.toUri().toString()),
         new Rendered(text, List.of(DiagnosticsService.notChecked(message))));
-  }
-
-  /**
-   * A chart file's text as the linter read it, which its findings' places are in; none for a file the linter
-   * refuses (UTF-16, binary), whose one finding says so at its start.
-   */
-  private static String shownText(Path file) throws IOException {
-    Linter.Decoded d = Linter.decode(Files.readAllBytes(file));
-    return d.refused() ? "" : d.text();
   }
 
   /** Replaces what the chart's last render showed with what this one found, open documents and others. */

@@ -2,10 +2,13 @@ package io.hooklens.lsp;
 
 import io.hooklens.app.ChartLint;
 import io.hooklens.app.HookRuns;
+import io.hooklens.app.HookTargets;
 import com.google.gson.JsonObject;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.RuleRegistry;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,6 +20,7 @@ import org.eclipse.lsp4j.ConfigurationItem;
 import org.eclipse.lsp4j.ConfigurationParams;
 import org.eclipse.lsp4j.DidChangeWatchedFilesRegistrationOptions;
 import org.eclipse.lsp4j.ExecuteCommandOptions;
+import org.eclipse.lsp4j.ExecuteCommandParams;
 import org.eclipse.lsp4j.FileSystemWatcher;
 import org.eclipse.lsp4j.InitializeParams;
 import org.eclipse.lsp4j.InitializeResult;
@@ -29,6 +33,7 @@ import org.eclipse.lsp4j.ServerInfo;
 import org.eclipse.lsp4j.TextDocumentSyncKind;
 import org.eclipse.lsp4j.TextDocumentSyncOptions;
 import org.eclipse.lsp4j.WorkspaceClientCapabilities;
+import org.eclipse.lsp4j.WorkspaceFolder;
 import org.eclipse.lsp4j.jsonrpc.messages.Either;
 import org.eclipse.lsp4j.services.LanguageClient;
 import org.eclipse.lsp4j.services.LanguageClientAware;
@@ -58,6 +63,8 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   private final HookAssist assist;
   private final HookRunService runs;
   private final ChartCheckService charts;
+  private final WorkspaceLintService workspaceLint;
+  private volatile List<Path> folders = List.of();
   private final CompletableFuture<Integer> exited = new CompletableFuture<>();
   private volatile LanguageClient client;
   private volatile ClientCapabilities capabilities = new ClientCapabilities();
@@ -77,13 +84,16 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     DiagnosticConverter converter = new DiagnosticConverter(registry);
     this.diagnostics = new DiagnosticsService(store, analyzer, configs, converter, () -> client, log, executor);
     ChartLint chartLint = new ChartLint(linter);
-    this.charts = new ChartCheckService(store, configs, converter, chartLint, () -> client, log, diagnostics::now);
+    LintedDiagnostics linted = new LintedDiagnostics(converter, log);
+    this.charts = new ChartCheckService(store, configs, linted, chartLint, () -> client, log, diagnostics::now);
+    this.workspaceLint = new WorkspaceLintService(linter, configs, store, linted, () -> client, () -> folders, log);
     diagnostics.charts(charts);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);
-    this.runs = new HookRunService(store, analyzer, new HookRuns(linter), configs, log, () -> client, () -> capabilities);
+    this.runs = new HookRunService(store, new HookRuns(linter), new HookTargets(linter), configs, log, () -> client,
+        () -> capabilities);
     this.textDocuments = new HooklensTextDocumentService(store, analyzer, diagnostics, new DocumentSymbolsService(),
-        codeActions, this::configFilesChanged, executor, log, assist, runs, charts);
+        codeActions, this::configFilesChanged, executor, log, assist, new RunLenses(analyzer), charts);
     this.workspace = new HooklensWorkspaceService(this);
   }
 
@@ -120,6 +130,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     if (params.getCapabilities() != null) {
       capabilities = params.getCapabilities();
     }
+    folders = folders(params);
     JsonObject section = Settings.section(params.getInitializationOptions());
     if (section != null) {
       applySettings(section);
@@ -134,8 +145,17 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     caps.setCodeActionProvider(new CodeActionOptions(List.of(CodeActionKind.QuickFix, CodeActionsService.FIX_ALL)));
     assist.advertise(caps, capabilities);
     caps.setCodeLensProvider(new CodeLensOptions(false));
-    caps.setExecuteCommandProvider(new ExecuteCommandOptions(List.of(HookRunService.RUN_HOOK)));
+    caps.setExecuteCommandProvider(new ExecuteCommandOptions(List.of(HookRunService.RUN_HOOK,
+        WorkspaceLintService.LINT_WORKSPACE)));
     return CompletableFuture.completedFuture(new InitializeResult(caps, new ServerInfo("hooklens", version)));
+  }
+
+  /** The workspace folders on disk, else the root; for the workspace lint. */
+  private static List<Path> folders(InitializeParams params) {
+    List<String> uris = params.getWorkspaceFolders() != null
+        ? params.getWorkspaceFolders().stream().map(WorkspaceFolder::getUri).toList()
+        : params.getRootUri() != null ? List.of(params.getRootUri()) : List.of();
+    return uris.stream().map(ConfigService::path).filter(Objects::nonNull).toList();
   }
 
   @Override
@@ -202,6 +222,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     executor.shutdown();
     runs.shutdown();
     charts.shutdown();
+    workspaceLint.shutdown();
     return CompletableFuture.completedFuture(null);
   }
 
@@ -210,6 +231,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     executor.shutdown();
     runs.shutdown();
     charts.shutdown();
+    workspaceLint.shutdown();
     // The protocol's exit code: 0 after a shutdown request, 1 when the client skipped it.
     exited.complete(shutdownRequested ? 0 : 1);
   }
@@ -228,6 +250,7 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     executor.shutdown();
     runs.shutdown();
     charts.shutdown();
+    workspaceLint.shutdown();
   }
 
   /** Where the server tells what went wrong: its log and the client's. */
@@ -235,9 +258,10 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     return log;
   }
 
-  /** Runs hooks for {@code workspace/executeCommand}. */
-  HookRunService runs() {
-    return runs;
+  /** {@code workspace/executeCommand}: a workspace lint, else a hook run. */
+  CompletableFuture<Object> execute(ExecuteCommandParams params) {
+    return WorkspaceLintService.LINT_WORKSPACE.equals(params.getCommand()) ? workspaceLint.execute()
+        : runs.execute(params);
   }
 
   /** The open documents, as the server has them. */

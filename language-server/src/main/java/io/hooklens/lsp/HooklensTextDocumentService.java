@@ -41,12 +41,12 @@ final class HooklensTextDocumentService implements TextDocumentService {
   private final Executor executor;
   private final ClientLog log;
   private final HookAssist assist;
-  private final HookRunService runs;
+  private final RunLenses lenses;
   private final ChartCheckService charts;
 
   HooklensTextDocumentService(DocumentStore store, Analyzer analyzer, DiagnosticsService diagnostics,
       DocumentSymbolsService symbols, CodeActionsService codeActions, Runnable configFileSaved, Executor executor,
-      ClientLog log, HookAssist assist, HookRunService runs, ChartCheckService charts) {
+      ClientLog log, HookAssist assist, RunLenses lenses, ChartCheckService charts) {
     this.codeActions = codeActions;
     this.store = store;
     this.analyzer = analyzer;
@@ -56,7 +56,7 @@ final class HooklensTextDocumentService implements TextDocumentService {
     this.executor = executor;
     this.log = log;
     this.assist = assist;
-    this.runs = runs;
+    this.lenses = lenses;
     this.charts = charts;
   }
 
@@ -143,7 +143,7 @@ final class HooklensTextDocumentService implements TextDocumentService {
     String uri = params.getTextDocument().getUri();
     return CompletableFutures.computeAsync(executor, cancel -> {
       TextDocument doc = store.get(uri);
-      return doc == null ? List.<CodeLens>of() : runs.lenses(doc);
+      return doc == null ? List.<CodeLens>of() : lenses.lenses(doc);
     });
   }
 

@@ -6,7 +6,7 @@ import org.eclipse.lsp4j.DidChangeWatchedFilesParams;
 import org.eclipse.lsp4j.ExecuteCommandParams;
 import org.eclipse.lsp4j.services.WorkspaceService;
 
-/** The {@code workspace/*} façade: settings, configuration files, and running hooks. */
+/** The {@code workspace/*} façade: settings, configuration files, running hooks and linting the workspace. */
 final class HooklensWorkspaceService implements WorkspaceService {
   private final HooklensLanguageServer server;
 
@@ -21,7 +21,7 @@ final class HooklensWorkspaceService implements WorkspaceService {
 
   @Override
   public CompletableFuture<Object> executeCommand(ExecuteCommandParams params) {
-    return server.runs().execute(params);
+    return server.execute(params);
   }
 
   @Override

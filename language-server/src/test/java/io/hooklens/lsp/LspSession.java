@@ -8,6 +8,8 @@ import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.rules.BuiltInRules;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +27,7 @@ import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
 import org.eclipse.lsp4j.TextDocumentIdentifier;
 import org.eclipse.lsp4j.TextDocumentItem;
 import org.eclipse.lsp4j.VersionedTextDocumentIdentifier;
+import org.eclipse.lsp4j.WorkspaceFolder;
 import org.eclipse.lsp4j.jsonrpc.Launcher;
 import org.eclipse.lsp4j.jsonrpc.messages.Either;
 import org.eclipse.lsp4j.launch.LSPLauncher;
@@ -45,7 +48,7 @@ final class LspSession implements AutoCloseable {
   private final OutputStream clientOut;
 
   private LspSession(RuleRegistry registry, Object initializationOptions, Consumer<ClientCapabilities> capabilities,
-      Consumer<RecordingClient> beforeInitialize) {
+      Consumer<RecordingClient> beforeInitialize, List<WorkspaceFolder> folders) {
     try {
       Pipe toServer = new Pipe(PIPE_BYTES);
       InputStream serverIn = toServer.in;
@@ -72,6 +75,7 @@ final class LspSession implements AutoCloseable {
       capabilities.accept(caps);
       init.setCapabilities(caps);
       init.setInitializationOptions(initializationOptions);
+      init.setWorkspaceFolders(folders);
       initialized = remote.initialize(init).get(RecordingClient.TIMEOUT_MS, TimeUnit.MILLISECONDS);
       remote.initialized(new InitializedParams());
     } catch (Exception e) {
@@ -84,12 +88,19 @@ final class LspSession implements AutoCloseable {
   }
 
   static LspSession start(Object initializationOptions) {
-    return new LspSession(BuiltInRules.registry(), initializationOptions, c -> { }, c -> { });
+    return new LspSession(BuiltInRules.registry(), initializationOptions, c -> { }, c -> { }, null);
+  }
+
+  /** A session whose workspace is these folders. */
+  static LspSession inFolders(Path... folders) {
+    return new LspSession(BuiltInRules.registry(), json("{\"hooklens\": {\"debounceMs\": 0}}"), c -> { }, c -> { },
+        Arrays.stream(folders).map(f -> new WorkspaceFolder(f.toUri().toString(), f.getFileName().toString()))
+            .toList());
   }
 
   static LspSession start(RuleRegistry registry, Object initializationOptions,
       Consumer<ClientCapabilities> capabilities, Consumer<RecordingClient> beforeInitialize) {
-    return new LspSession(registry, initializationOptions, capabilities, beforeInitialize);
+    return new LspSession(registry, initializationOptions, capabilities, beforeInitialize, null);
   }
 
   static JsonObject json(String text) {

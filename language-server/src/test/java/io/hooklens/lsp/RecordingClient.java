@@ -3,7 +3,9 @@ package io.hooklens.lsp;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -124,6 +126,13 @@ final class RecordingClient implements LanguageClient {
   /** Every publication for a URI so far, oldest first. */
   synchronized List<PublishDiagnosticsParams> publications(String uri) {
     return diagnostics.stream().filter(p -> p.getUri().equals(uri)).toList();
+  }
+
+  /** The last publication for each URI so far. */
+  synchronized Map<String, PublishDiagnosticsParams> lastPublications() {
+    Map<String, PublishDiagnosticsParams> last = new LinkedHashMap<>();
+    diagnostics.forEach(p -> last.put(p.getUri(), p));
+    return last;
   }
 
   synchronized List<MessageParams> logs() {

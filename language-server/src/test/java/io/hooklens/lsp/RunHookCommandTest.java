@@ -109,7 +109,7 @@ class RunHookCommandTest {
   @Test
   void theServerAdvertisesTheCommandAndLensesSitAboveEachHook() throws Exception {
     try (LspSession s = session()) {
-      assertEquals(List.of(HookRunService.RUN_HOOK),
+      assertEquals(List.of(HookRunService.RUN_HOOK, WorkspaceLintService.LINT_WORKSPACE),
           s.initialized.getCapabilities().getExecuteCommandProvider().getCommands());
       assertTrue(s.initialized.getCapabilities().getCodeLensProvider() != null);
       s.open(URI, "yaml", TEXT);
@@ -282,8 +282,9 @@ class RunHookCommandTest {
     Files.write(file, TEXT.getBytes(StandardCharsets.UTF_16LE));
     String uri = file.toUri().toString();
     try (LspSession s = session()) {
-      assertEquals("cannot read " + uri + ": the file is UTF-16LE encoded (no byte-order mark; every"
-          + " other byte is NUL); save it as UTF-8", runPreStopRefused(s, uri).get("message").getAsString());
+      // As hooklens run says it: the file, then the linter's reason.
+      assertEquals(file + ": the file is UTF-16LE encoded (no byte-order mark; every other byte is NUL); save it"
+          + " as UTF-8", runPreStopRefused(s, uri).get("message").getAsString());
     }
   }
 

@@ -7,7 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hooklens.TestPaths;
 import io.hooklens.cli.Main;
+import com.google.gson.Gson;
+import com.google.gson.JsonObject;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.lsp4j.Diagnostic;
 import org.eclipse.lsp4j.DidSaveTextDocumentParams;
+import org.eclipse.lsp4j.ExecuteCommandParams;
 import org.eclipse.lsp4j.PublishDiagnosticsParams;
 import org.eclipse.lsp4j.TextDocumentIdentifier;
 import org.junit.jupiter.api.Test;
@@ -29,6 +34,23 @@ import picocli.CommandLine;
  * sets that produce it).
  */
 class SameFindingsTest {
+  /** A pod whose preStop outlasts its grace period (HL401). */
+  private static final String POD = """
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: web
+      spec:
+        terminationGracePeriodSeconds: 5
+        containers:
+          - name: web
+            image: busybox
+            lifecycle:
+              preStop:
+                exec:
+                  command: ["sleep", "30"]
+      """;
+
   @TempDir
   Path dir;
 
@@ -57,20 +79,7 @@ class SameFindingsTest {
   @Test
   void aManifestWithAConfigurationThatTurnsARuleOff() throws Exception {
     Path app = Files.createDirectories(dir.resolve("app"));
-    Path manifest = Files.writeString(app.resolve("pod.yaml"), """
-        apiVersion: v1
-        kind: Pod
-        metadata:
-          name: web
-        spec:
-          terminationGracePeriodSeconds: 5
-          containers:
-            - name: web
-              image: nginx
-              lifecycle:
-                preStop:
-                  exec:
-                    command: ["sleep", "30"]
+    Path manifest = Files.writeString(app.resolve("pod.yaml"), POD + """
                 postStart:
                   httpGet:
                     path: /warm
@@ -88,6 +97,41 @@ class SameFindingsTest {
       List<String> editor = findings(s.client.awaitDiagnostics(uri, q -> true).getDiagnostics());
       assertEquals(cli, editor.isEmpty() ? Map.of() : Map.of(manifest.toString(), editor));
     }
+  }
+
+  /**
+   * A folder with manifests, an excluded directory and a chart: the editor's workspace lint publishes, for every
+   * file, what {@code hooklens lint FOLDER} reports on it.
+   */
+  @Test
+  void aWorkspaceFolderWithManifestsAndAChart() throws Exception {
+    Path workspace = Files.createDirectories(dir.resolve("workspace"));
+    Path charts = Files.createDirectories(workspace.resolve("charts"));
+    chart("shop");
+    Files.move(dir.resolve("shop"), charts.resolve("shop"));
+    Path app = Files.createDirectories(workspace.resolve("app"));
+    Files.writeString(app.resolve("pod.yaml"), POD);
+    Files.writeString(app.resolve("clean.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n");
+    Files.writeString(Files.createDirectories(workspace.resolve("legacy")).resolve("old.yaml"), POD);
+    Files.writeString(workspace.resolve(".hooklens.yaml"), "exclude:\n  - legacy/**\n");
+    Map<String, List<String>> cli = cli(workspace);
+    assertTrue(cli.keySet().stream().anyMatch(f -> f.endsWith("pod.yaml")), cli::toString);
+    assertTrue(cli.keySet().stream().anyMatch(f -> f.contains("/charts/shop/")), cli::toString);
+    assertTrue(cli.keySet().stream().noneMatch(f -> f.contains("legacy")), cli::toString);
+
+    Map<String, List<String>> editor = new TreeMap<>();
+    try (LspSession s = LspSession.inFolders(workspace)) {
+      JsonObject answer = new Gson().toJsonTree(s.remote.getWorkspaceService()
+          .executeCommand(new ExecuteCommandParams("hooklens.lintWorkspace", List.of()))
+          .get(RecordingClient.TIMEOUT_MS, TimeUnit.MILLISECONDS)).getAsJsonObject();
+      assertEquals("linted", answer.get("status").getAsString(), answer::toString);
+      // The answer comes after every publication was sent, and the connection keeps their order.
+      s.client.awaitDiagnostics(workspace.resolve("app/clean.yaml").toUri().toString(), p -> true);
+      s.client.lastPublications().forEach((uri, p) -> editor.put(Path.of(URI.create(uri)).toString(),
+          findings(p.getDiagnostics())));
+    }
+    editor.values().removeIf(List::isEmpty);
+    assertEquals(cli, editor);
   }
 
   /** What {@code hooklens lint --format json} finds, by file; every finding of a file, sorted. */

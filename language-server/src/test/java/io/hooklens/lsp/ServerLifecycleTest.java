@@ -45,7 +45,7 @@ class ServerLifecycleTest {
       assertNull(caps.getInlayHintProvider());
       // Code lenses above hooks, behind the one command that runs them (RunHookCommandTest).
       assertFalse(caps.getCodeLensProvider().getResolveProvider());
-      assertEquals(List.of("hooklens.runHook"), caps.getExecuteCommandProvider().getCommands());
+      assertEquals(List.of("hooklens.runHook", "hooklens.lintWorkspace"), caps.getExecuteCommandProvider().getCommands());
       assertNull(caps.getDefinitionProvider());
       assertNull(caps.getDocumentFormattingProvider());
       assertEquals("hooklens", session.initialized.getServerInfo().getName());

@@ -1,4 +1,4 @@
-package io.hooklens.cli;
+package io.hooklens.app;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,7 +19,7 @@ import java.util.Set;
  * Writes files so that readers see the old content or the new, never half of it, while the file stays the
  * file it was: its owner, group, mode and hard links.
  */
-final class AtomicFiles {
+public final class AtomicFiles {
   /** Where Linux shows the process's umask, which Java has no call for. */
   private static final Path STATUS = Path.of("/proc/self/status");
 
@@ -40,7 +40,7 @@ final class AtomicFiles {
    * rewritten in place instead, as Vim's {@code backupcopy=auto} does: a move would give the name a new file
    * and leave the other names, or the owner, with the old one.
    */
-  static void write(Path target, byte[] bytes) throws IOException {
+  public static void write(Path target, byte[] bytes) throws IOException {
     Optional<String> refused = unwritable(target);
     if (refused.isPresent()) {
       // Checked first: the move below would replace an empty directory with the file.
@@ -177,7 +177,7 @@ final class AtomicFiles {
    * Why nothing can be written at {@code target}, as far as shows before writing: it is a directory, or the
    * directory it would be in is missing. Commands that work long before they write check it first.
    */
-  static Optional<String> unwritable(Path target) {
+  public static Optional<String> unwritable(Path target) {
     if (Files.isDirectory(target)) {
       return Optional.of("it is a directory");
     }
