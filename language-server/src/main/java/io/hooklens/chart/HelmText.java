@@ -1,5 +1,7 @@
 package io.hooklens.chart;
 
+import io.hooklens.core.model.helm.HelmAnnotations;
+
 /**
  * Rewrites of chart text that make helm-java's rendering show what {@code helm template} would,
  * each keeping every character where it was, so positions in the rendered output and in Helm's error
@@ -7,7 +9,7 @@ package io.hooklens.chart;
  */
 final class HelmText {
   /** Helm's hook annotation prefix; helm-java's template() leaves out every resource that carries it. */
-  static final String HOOK = "helm.sh/hook";
+  static final String HOOK = HelmAnnotations.HOOK;
   /** Stands in for {@link #HOOK} while rendering; same length, so no line or column moves. */
   static final String HIDDEN_HOOK = "hooklns.io/h";
 

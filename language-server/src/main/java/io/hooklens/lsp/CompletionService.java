@@ -7,6 +7,7 @@ import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.DeletePolicy;
 import io.hooklens.core.model.helm.HelmAnnotations;
 import io.hooklens.core.model.helm.HelmEvent;
+import io.hooklens.core.model.helm.OutputLogPolicy;
 import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.model.openshift.DcPhase;
 import io.hooklens.core.yaml.YMap;
@@ -233,12 +234,12 @@ final class CompletionService {
       case HelmAnnotations.OUTPUT_LOG_POLICY -> {
         for (String p : new TreeSet<>(HelmAnnotations.OUTPUT_LOG_POLICIES)) {
           if (!listed.contains(p)) {
-            out.add(value(r, p, false, "Helm prints the hook's logs when it " + (p.equals("hook-failed")
+            out.add(value(r, p, false, "Helm prints the hook's logs when it " + (p.equals(OutputLogPolicy.HOOK_FAILED.annotation())
                 ? "failed" : "succeeded"), out.size()));
           }
         }
       }
-      case HelmAnnotations.RESOURCE_POLICY -> out.add(value(r, "keep", false,
+      case HelmAnnotations.RESOURCE_POLICY -> out.add(value(r, HelmAnnotations.KEEP, false,
           "helm uninstall and upgrades leave this resource in the cluster", 0));
       case HelmAnnotations.WEIGHT -> {
         String typed = ctx.partial().strip();
@@ -270,7 +271,7 @@ final class CompletionService {
             "when Helm prints the hook's logs (Helm 3.18 or later)");
       }
     }
-    addKey(r, out, HelmAnnotations.RESOURCE_POLICY, "keep", false,
+    addKey(r, out, HelmAnnotations.RESOURCE_POLICY, HelmAnnotations.KEEP, false,
         "keep: helm uninstall and upgrades leave this resource in the cluster");
   }
 

@@ -157,7 +157,7 @@ final class DocumentSymbolsService {
         : HelmAnnotations.weight(r));
     List<DocumentSymbol> out = new ArrayList<>();
     if (v.isTemplated()) {
-      out.add(symbol("helm.sh/hook", detail, SymbolKind.Event, e.key(), v, v, positions));
+      out.add(symbol(HelmAnnotations.HOOK, detail, SymbolKind.Event, e.key(), v, v, positions));
       return out;
     }
     for (HelmAnnotations.Item item : HelmAnnotations.items(v)) {

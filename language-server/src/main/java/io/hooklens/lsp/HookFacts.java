@@ -8,6 +8,7 @@ import io.hooklens.core.model.PodSpec;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.Termination;
 import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.model.openshift.DcPhase;
 import io.hooklens.core.model.openshift.FailurePolicy;
@@ -34,17 +35,16 @@ final class HookFacts {
       + " the containers after it do not start, until the hook returns; exec hooks have no timeout. A failing hook"
       + " records `FailedPostStartHook`, and the container is killed and restarted as its `restartPolicy` says.";
 
-  private static final Map<String, String> EVENTS = Map.of(
-      "pre-install", "on install, after the templates render, before any resource is created",
-      "post-install", "on install, after every resource of the release is created",
-      "pre-delete", "on uninstall, before any resource of the release is deleted",
-      "post-delete", "on uninstall, after every resource of the release is deleted",
-      "pre-upgrade", "on upgrade, after the templates render, before any resource is updated",
-      "post-upgrade", "on upgrade, after every resource is updated",
-      "pre-rollback", "on rollback, after the templates render, before any resource is rolled back",
-      "post-rollback", "on rollback, after every resource is rolled back",
-      "test", "when `helm test` runs",
-      "test-success", "when `helm test` runs (a deprecated alias of test)");
+  private static final Map<HelmEvent, String> EVENTS = Map.of(
+      HelmEvent.PRE_INSTALL, "on install, after the templates render, before any resource is created",
+      HelmEvent.POST_INSTALL, "on install, after every resource of the release is created",
+      HelmEvent.PRE_DELETE, "on uninstall, before any resource of the release is deleted",
+      HelmEvent.POST_DELETE, "on uninstall, after every resource of the release is deleted",
+      HelmEvent.PRE_UPGRADE, "on upgrade, after the templates render, before any resource is updated",
+      HelmEvent.POST_UPGRADE, "on upgrade, after every resource is updated",
+      HelmEvent.PRE_ROLLBACK, "on rollback, after the templates render, before any resource is rolled back",
+      HelmEvent.POST_ROLLBACK, "on rollback, after every resource is rolled back",
+      HelmEvent.TEST, "when `helm test` runs");
 
   private static final Map<String, String> DC_PHASES = Map.of(
       DcPhase.PRE.key(), "before the deployment starts: before any pod of the new version is created",
@@ -62,7 +62,11 @@ final class HookFacts {
 
   /** When Helm runs an event's hooks; null for an event Helm does not know. */
   static String event(String event) {
-    return EVENTS.get(event);
+    if (HelmEvent.TEST_SUCCESS.equals(event)) {
+      return EVENTS.get(HelmEvent.TEST) + " (a deprecated alias of test)";
+    }
+    HelmEvent known = HelmEvent.parse(event);
+    return known == null ? null : EVENTS.get(known);
   }
 
   /** What a Helm delete policy does. */

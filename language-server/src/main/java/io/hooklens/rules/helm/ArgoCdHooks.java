@@ -3,6 +3,7 @@ package io.hooklens.rules.helm;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.DeletePolicy;
 import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.ArrayList;
@@ -32,8 +33,9 @@ final class ArgoCdHooks {
 
   /** The Helm events Argo CD runs, and its phase for each. */
   static final Map<String, String> PHASES = Map.of(
-      "pre-install", "PreSync", "pre-upgrade", "PreSync", "post-install", "PostSync", "post-upgrade", "PostSync",
-      "pre-delete", "PreDelete", "post-delete", "PostDelete");
+      HelmEvent.PRE_INSTALL.annotation(), "PreSync", HelmEvent.PRE_UPGRADE.annotation(), "PreSync",
+      HelmEvent.POST_INSTALL.annotation(), "PostSync", HelmEvent.POST_UPGRADE.annotation(), "PostSync",
+      HelmEvent.PRE_DELETE.annotation(), "PreDelete", HelmEvent.POST_DELETE.annotation(), "PostDelete");
 
   private ArgoCdHooks() {}
 

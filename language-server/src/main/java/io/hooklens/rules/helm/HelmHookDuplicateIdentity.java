@@ -9,6 +9,7 @@ import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.DeletePolicy;
 import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.YNode;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ import java.util.Set;
     })
 public final class HelmHookDuplicateIdentity implements Rule {
   /** A hook Helm registers, with what decides its place in an event's order. */
-  private record Hook(Resource resource, List<String> events, Optional<Long> weight, boolean replaces) {}
+  private record Hook(Resource resource, List<HelmEvent> events, Optional<Long> weight, boolean replaces) {}
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
@@ -56,7 +57,7 @@ public final class HelmHookDuplicateIdentity implements Rule {
     }
     Map<RegisteredHooks.Identity, List<Hook>> byIdentity = new LinkedHashMap<>();
     for (Resource r : doc.resources()) {
-      Optional<List<String>> events = RegisteredHooks.events(r);
+      Optional<List<HelmEvent>> events = RegisteredHooks.events(r);
       if (events.isEmpty() || !RegisteredHooks.readByHelm(doc, r)) {
         continue;
       }
@@ -104,17 +105,17 @@ public final class HelmHookDuplicateIdentity implements Rule {
   }
 
   private static void reportEventsListedTwice(RuleContext ctx, Hook h) {
-    Set<String> seen = new LinkedHashSet<>();
-    Set<String> twice = new LinkedHashSet<>();
-    for (String e : h.events()) {
+    Set<HelmEvent> seen = new LinkedHashSet<>();
+    Set<HelmEvent> twice = new LinkedHashSet<>();
+    for (HelmEvent e : h.events()) {
       if (!seen.add(e)) {
         twice.add(e);
       }
     }
     boolean apply = HookRunner.appliesServerSide(ctx.targets());
-    for (String e : twice) {
+    for (HelmEvent e : twice) {
       ctx.report(HelmAnnotations.annotation(h.resource(), HelmAnnotations.HOOK),
-          apply ? "eventTwiceApply" : "eventTwiceCreate", e, HookRunner.name(ctx.targets()));
+          apply ? "eventTwiceApply" : "eventTwiceCreate", e.annotation(), HookRunner.name(ctx.targets()));
     }
   }
 
@@ -124,10 +125,10 @@ public final class HelmHookDuplicateIdentity implements Rule {
    */
   private static void checkGroup(RuleContext ctx, RegisteredHooks.Identity id, List<Hook> hooks) {
     Map<Hook, Hook> earlierOf = new LinkedHashMap<>();
-    Map<Hook, Set<String>> eventsOf = new LinkedHashMap<>();
-    Set<String> events = new LinkedHashSet<>();
+    Map<Hook, Set<HelmEvent>> eventsOf = new LinkedHashMap<>();
+    Set<HelmEvent> events = new LinkedHashSet<>();
     hooks.forEach(h -> events.addAll(h.events()));
-    for (String event : events) {
+    for (HelmEvent event : events) {
       List<Hook> inEvent = hooks.stream().filter(h -> h.events().contains(event)).toList();
       if (inEvent.size() < 2) {
         continue;
@@ -153,7 +154,8 @@ public final class HelmHookDuplicateIdentity implements Rule {
     for (var e : earlierOf.entrySet()) {
       YNode earlier = FindingPlaces.nameNode(e.getValue().resource());
       ctx.report(FindingPlaces.nameNode(e.getKey().resource()), message, id.display(),
-          String.join(", ", eventsOf.get(e.getKey())), earlier.range().start().line() + 1,
+          String.join(", ", eventsOf.get(e.getKey()).stream().map(HelmEvent::annotation).toList()),
+          earlier.range().start().line() + 1,
           HookRunner.name(ctx.targets()))
           .related(earlier, "the earlier hook creating " + id.display());
     }

@@ -33,7 +33,7 @@ public final class HelmHookKeepIgnored implements Rule {
     for (HelmHook h : HelmHook.in(doc)) {
       YScalar keep = HelmAnnotations.annotation(h.resource(), HelmAnnotations.RESOURCE_POLICY);
       // Helm never deletes a CustomResourceDefinition hook, whatever its policy.
-      if (keep == null || !keep.value().trim().toLowerCase(Locale.ROOT).equals("keep")
+      if (keep == null || !keep.value().trim().toLowerCase(Locale.ROOT).equals(HelmAnnotations.KEEP)
           || h.kind().equals("CustomResourceDefinition")) {
         continue;
       }

@@ -7,7 +7,9 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HelmHook;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -27,7 +29,8 @@ import java.util.Set;
     })
 public final class HelmHookNotAwaited implements Rule {
   /** Events that run again on a live release, where before-hook-creation tears the object down. */
-  private static final Set<String> RERUN = Set.of("pre-upgrade", "post-upgrade", "pre-rollback", "post-rollback");
+  private static final Set<HelmEvent> RERUN = EnumSet.of(HelmEvent.PRE_UPGRADE, HelmEvent.POST_UPGRADE,
+      HelmEvent.PRE_ROLLBACK, HelmEvent.POST_ROLLBACK);
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
@@ -41,7 +44,7 @@ public final class HelmHookNotAwaited implements Rule {
         continue;
       }
       List<DeletePolicy> policies = h.deletePolicies();
-      List<String> reruns = h.events().stream().filter(RERUN::contains).toList();
+      List<String> reruns = h.events().stream().filter(RERUN::contains).map(HelmEvent::annotation).toList();
       if (policies != null && policies.contains(DeletePolicy.BEFORE_HOOK_CREATION) && !reruns.isEmpty()) {
         ctx.report(h.hookValue(), "recreated", h.kind(), String.join(", ", reruns));
       } else {

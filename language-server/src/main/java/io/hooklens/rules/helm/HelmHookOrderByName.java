@@ -9,6 +9,7 @@ import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.PodSpec;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HelmHook;
 import io.hooklens.core.model.helm.HelmOrder;
 import io.hooklens.core.yaml.YMap;
@@ -38,7 +39,7 @@ import java.util.Set;
         + " lower helm.sh/hook-weight."))
 public final class HelmHookOrderByName implements Rule {
   /** The Jobs and Pods that run too early for one hook, and in which events. */
-  private record Late(List<HelmHook> runsFirst, Set<String> events) {}
+  private record Late(List<HelmHook> runsFirst, Set<HelmEvent> events) {}
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
@@ -46,11 +47,11 @@ public final class HelmHookOrderByName implements Rule {
     if (ctx.targets().argoCd()) {
       return;
     }
-    Map<String, List<HelmHook>> byEvent = new LinkedHashMap<>();
+    Map<HelmEvent, List<HelmHook>> byEvent = new LinkedHashMap<>();
     for (HelmHook h : HelmHook.in(doc)) {
       // A templated kind, name or weight could put the hook anywhere.
       if (h.placeKnown()) {
-        for (String e : new LinkedHashSet<>(h.events())) {
+        for (HelmEvent e : new LinkedHashSet<>(h.events())) {
           byEvent.computeIfAbsent(e, k -> new ArrayList<>()).add(h);
         }
       }
@@ -86,7 +87,8 @@ public final class HelmHookOrderByName implements Rule {
       Late l = late.get(h);
       YScalar weight = HelmAnnotations.annotation(h.resource(), HelmAnnotations.WEIGHT);
       List<String> names = l.runsFirst().stream().map(x -> x.resource().displayName()).toList();
-      var reported = ctx.report(weight != null ? weight : h.hookValue(), "byName", String.join(", ", l.events()),
+      var reported = ctx.report(weight != null ? weight : h.hookValue(), "byName",
+          String.join(", ", l.events().stream().map(HelmEvent::annotation).toList()),
           String.join(" and ", names), h.resource().displayName(), HookRunner.name(ctx.targets()));
       for (HelmHook x : l.runsFirst()) {
         reported.related(x.hookValue(), "runs first");

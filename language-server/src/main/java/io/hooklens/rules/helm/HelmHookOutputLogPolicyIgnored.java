@@ -8,6 +8,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.helm.HelmAnnotations;
 import io.hooklens.core.model.helm.HelmHook;
+import io.hooklens.core.model.helm.OutputLogPolicy;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
 import java.util.List;
@@ -29,7 +30,7 @@ import java.util.List;
     })
 public final class HelmHookOutputLogPolicyIgnored implements Rule {
   /** In a fixed order, so that suggestions are listed the same way every run. */
-  private static final List<String> POLICIES = List.of("hook-succeeded", "hook-failed");
+  private static final List<String> POLICIES = OutputLogPolicy.SPELLINGS;
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {

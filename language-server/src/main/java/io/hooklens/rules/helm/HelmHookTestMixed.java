@@ -25,7 +25,7 @@ public final class HelmHookTestMixed implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (HelmHook h : HelmHook.in(doc)) {
-      if (!h.events().contains(HelmEvent.TEST.annotation())) {
+      if (!h.events().contains(HelmEvent.TEST)) {
         continue;
       }
       if (ctx.targets().argoCd()) {
@@ -37,7 +37,8 @@ public final class HelmHookTestMixed implements Rule {
         }
         continue;
       }
-      List<String> others = h.events().stream().filter(e -> !e.equals(HelmEvent.TEST.annotation())).distinct().toList();
+      List<String> others = h.events().stream().filter(e -> e != HelmEvent.TEST).distinct().map(HelmEvent::annotation)
+          .toList();
       if (!others.isEmpty()) {
         ctx.report(h.hookValue(), "mixed", String.join(", ", others));
       }

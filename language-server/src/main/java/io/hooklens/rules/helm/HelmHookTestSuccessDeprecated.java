@@ -8,6 +8,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.HelmAnnotations;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.RegisteredHooks;
 import io.hooklens.core.yaml.YScalar;
 
@@ -26,9 +27,10 @@ public final class HelmHookTestSuccessDeprecated implements Rule {
     for (Resource r : doc.resources()) {
       YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);
       if (v != null && !v.isTemplated() && RegisteredHooks.readByHelm(doc, r)
-          && RegisteredHooks.items(v).stream().anyMatch(i -> i.normalized().equals("test-success"))) {
-        ctx.report(v, "testSuccess").fix(HelmFixes.title("test-success", "test"), true,
-            HelmFixes.replaceItem(ctx, v, "test-success", "test"));
+          && RegisteredHooks.items(v).stream().anyMatch(i -> i.normalized().equals(HelmEvent.TEST_SUCCESS))) {
+        String test = HelmEvent.TEST.annotation();
+        ctx.report(v, "testSuccess").fix(HelmFixes.title(HelmEvent.TEST_SUCCESS, test), true,
+            HelmFixes.replaceItem(ctx, v, HelmEvent.TEST_SUCCESS, test));
       }
     }
   }

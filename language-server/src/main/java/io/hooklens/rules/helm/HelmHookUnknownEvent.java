@@ -99,7 +99,7 @@ public final class HelmHookUnknownEvent implements Rule {
   /** The nearest events; the deprecated alias test-success is offered as test. */
   private static List<String> suggestions(String event) {
     return HelmAnnotations.nearest(event, HelmEvent.SPELLINGS).stream()
-        .map(s -> s.equals("test-success") ? "test" : s)
+        .map(s -> s.equals(HelmEvent.TEST_SUCCESS) ? HelmEvent.TEST.annotation() : s)
         .distinct()
         .toList();
   }

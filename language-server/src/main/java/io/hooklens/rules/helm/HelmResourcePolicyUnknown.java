@@ -32,16 +32,16 @@ public final class HelmResourcePolicyUnknown implements Rule {
     for (Resource r : doc.resources()) {
       YScalar v = r.parent() == null ? HelmAnnotations.annotation(r, HelmAnnotations.RESOURCE_POLICY) : null;
       // A null or non-string value is HL207's finding; a template expression is unknown.
-      if (v == null || v.type() != YScalar.Type.STRING || v.isTemplated() || v.value().equals("keep")) {
+      if (v == null || v.type() != YScalar.Type.STRING || v.isTemplated() || v.value().equals(HelmAnnotations.KEEP)) {
         continue;
       }
       boolean hook = HelmAnnotations.annotation(r, HelmAnnotations.HOOK) != null;
       if (ctx.targets().argoCd() && !hook) {
         // Argo CD reads the value only when the Application is deleted, as a comma-separated list.
-        if (!ArgoCdHooks.items(v).contains("keep")) {
+        if (!ArgoCdHooks.items(v).contains(HelmAnnotations.KEEP)) {
           ctx.report(v, "unknownArgo", v.value());
         }
-      } else if (!v.value().trim().toLowerCase(Locale.ROOT).equals("keep")) {
+      } else if (!v.value().trim().toLowerCase(Locale.ROOT).equals(HelmAnnotations.KEEP)) {
         ctx.report(v, hook ? "unknownOnHook" : "unknown", v.value());
       } else if (!hook) {
         ctx.report(v, "inexact", v.value());

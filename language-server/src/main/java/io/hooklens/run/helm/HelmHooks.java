@@ -11,8 +11,10 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.DeletePolicy;
+import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HelmOperation;
 import io.hooklens.core.model.helm.HookPlan;
+import io.hooklens.core.model.helm.OutputLogPolicy;
 import io.hooklens.run.kube.Manifests;
 import io.hooklens.run.kube.PodLogs;
 import io.hooklens.run.kube.PodRun;
@@ -140,7 +142,7 @@ public final class HelmHooks {
 
   /** Runs the hooks of one event ({@code test-success} is {@code test}); none is a success. */
   public PhaseResult runEvent(HookDocument doc, String event) {
-    String name = "test-success".equals(event) ? "test" : event;
+    String name = HelmEvent.TEST_SUCCESS.equals(event) ? HelmEvent.TEST.annotation() : event;
     List<HookPlan.Step> steps = HookPlan.of(doc).stream().filter(e -> e.name().equals(name)).findFirst()
         .map(HookPlan.Event::steps).orElseThrow(() -> new IllegalArgumentException("not a Helm hook event: " + event));
     long start = options.clock().now();
@@ -188,7 +190,8 @@ public final class HelmHooks {
     run.finished = options.clock().now();
     run.pods = pods(run.object);
     boolean failed = run.outcome != Outcome.SUCCEEDED;
-    run.outputLogged = run.step.outputLogPolicies().contains(failed ? "hook-failed" : "hook-succeeded");
+    run.outputLogged = run.step.outputLogPolicies().contains(failed ? OutputLogPolicy.HOOK_FAILED
+        : OutputLogPolicy.HOOK_SUCCEEDED);
     progress("  " + run.outcome.name().toLowerCase().replace('_', ' ')
         + (run.message.isEmpty() ? "" : ": " + run.message));
     return failed ? run.message : null;

@@ -29,7 +29,10 @@ public final class HelmAnnotations {
   public static final List<String> KNOWN_KEYS =
       List.of(HOOK, WEIGHT, DELETE_POLICY, OUTPUT_LOG_POLICY, RESOURCE_POLICY, DELETE_TIMEOUT);
 
-  public static final Set<String> OUTPUT_LOG_POLICIES = Set.of("hook-succeeded", "hook-failed");
+  public static final Set<String> OUTPUT_LOG_POLICIES = Set.copyOf(OutputLogPolicy.SPELLINGS);
+
+  /** The {@code helm.sh/resource-policy} value Helm knows: the resource stays on uninstall and upgrades. */
+  public static final String KEEP = "keep";
 
   private HelmAnnotations() {}
 

@@ -14,9 +14,10 @@ import java.util.OptionalLong;
  * events Helm knows. Helm skips a document with an unknown or empty event altogether (HL201 to HL205
  * report that), so the rules about how hooks behave look only at these.
  *
- * @param events the events as Helm stores them: normalised, with {@code test-success} read as {@code test}
+ * @param events the events as Helm stores them, in the order written (an event listed twice twice), with
+ *     {@code test-success} read as {@link HelmEvent#TEST}
  */
-public record HelmHook(Resource resource, YScalar hookValue, List<String> events) {
+public record HelmHook(Resource resource, YScalar hookValue, List<HelmEvent> events) {
   /** Every hook of a document, in file order. */
   public static List<HelmHook> in(HookDocument doc) {
     List<HelmHook> out = new ArrayList<>();
@@ -39,13 +40,13 @@ public record HelmHook(Resource resource, YScalar hookValue, List<String> events
     if (value.type() == YScalar.Type.NULL) {
       return null;
     }
-    List<String> events = new ArrayList<>();
+    List<HelmEvent> events = new ArrayList<>();
     for (HelmAnnotations.Item item : HelmAnnotations.items(value)) {
       HelmEvent event = HelmEvent.parse(item.normalized());
       if (event == null) {
         return null;
       }
-      events.add(event.annotation());
+      events.add(event);
     }
     return new HelmHook(r, value, List.copyOf(events));
   }

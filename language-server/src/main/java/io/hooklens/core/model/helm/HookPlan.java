@@ -6,6 +6,7 @@ import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.YScalar;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The hooks of a rendered chart or manifest file in the order Helm runs them, event by event: sorted as
@@ -31,13 +32,12 @@ public final class HookPlan {
     }
 
     /** The {@code helm.sh/hook-output-log-policy} values Helm honours for this hook: only for Jobs and Pods. */
-    public List<String> outputLogPolicies() {
+    public List<OutputLogPolicy> outputLogPolicies() {
       if (!awaited) {
         return List.of();
       }
       return HelmAnnotations.items(HelmAnnotations.annotation(resource, HelmAnnotations.OUTPUT_LOG_POLICY)).stream()
-          .map(HelmAnnotations.Item::normalized).filter(HelmAnnotations.OUTPUT_LOG_POLICIES::contains).distinct()
-          .toList();
+          .map(i -> OutputLogPolicy.parse(i.normalized())).filter(Objects::nonNull).distinct().toList();
     }
   }
 
@@ -60,8 +60,9 @@ public final class HookPlan {
   public static List<Event> of(HookDocument doc) {
     List<HelmHook> hooks = registered(doc);
     List<Event> out = new ArrayList<>();
-    for (String event : HelmEvent.NAMES) {
-      out.add(new Event(event, HelmOrder.sort(inEvent(hooks, event)).stream().map(HookPlan::step).toList()));
+    for (HelmEvent event : HelmEvent.values()) {
+      out.add(new Event(event.annotation(), HelmOrder.sort(inEvent(hooks, event)).stream().map(HookPlan::step)
+          .toList()));
     }
     return List.copyOf(out);
   }
@@ -77,7 +78,7 @@ public final class HookPlan {
     }
     List<HelmHook> hooks = registered(doc);
     List<Place> out = new ArrayList<>();
-    for (String event : HelmEvent.NAMES) {
+    for (HelmEvent event : HelmEvent.values()) {
       if (!self.events().contains(event)) {
         continue;
       }
@@ -86,7 +87,7 @@ public final class HookPlan {
       List<Resource> order = sorted.stream().map(HelmHook::resource).toList();
       for (int i = 0; i < order.size(); i++) {
         if (order.get(i) == r) {
-          out.add(new Place(event, order, i + 1, self.weight().getAsLong(), certain));
+          out.add(new Place(event.annotation(), order, i + 1, self.weight().getAsLong(), certain));
         }
       }
     }
@@ -98,7 +99,7 @@ public final class HookPlan {
   }
 
   /** The hooks of one event in file order; an event listed twice registers the hook twice, and Helm runs it twice. */
-  private static List<HelmHook> inEvent(List<HelmHook> hooks, String event) {
+  private static List<HelmHook> inEvent(List<HelmHook> hooks, HelmEvent event) {
     List<HelmHook> out = new ArrayList<>();
     for (HelmHook h : hooks) {
       h.events().stream().filter(event::equals).forEach(e -> out.add(h));
@@ -161,6 +162,6 @@ public final class HookPlan {
   /** Whether {@code helm.sh/resource-policy: keep} tells Helm to leave the object behind on uninstall. */
   public static boolean kept(Resource r) {
     YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.RESOURCE_POLICY);
-    return v != null && v.type() != YScalar.Type.NULL && v.value().trim().equalsIgnoreCase("keep");
+    return v != null && v.type() != YScalar.Type.NULL && v.value().trim().equalsIgnoreCase(HelmAnnotations.KEEP);
   }
 }

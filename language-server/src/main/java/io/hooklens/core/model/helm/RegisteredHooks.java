@@ -57,18 +57,18 @@ public final class RegisteredHooks {
    * The events Helm registers the resource for, in order, {@code test-success} read as {@code test}; empty
    * when it is no hook, when the value is a template expression, or when Helm skips it for an unknown event.
    */
-  public static Optional<List<String>> events(Resource r) {
+  public static Optional<List<HelmEvent>> events(Resource r) {
     YScalar v = HelmAnnotations.annotation(r, HelmAnnotations.HOOK);
     if (v == null || v.isTemplated()) {
       return Optional.empty();
     }
-    List<String> out = new ArrayList<>();
+    List<HelmEvent> out = new ArrayList<>();
     for (HelmAnnotations.Item i : items(v)) {
       HelmEvent event = HelmEvent.parse(i.normalized());
       if (event == null) {
         return Optional.empty();
       }
-      out.add(event.annotation());
+      out.add(event);
     }
     return Optional.of(out);
   }
