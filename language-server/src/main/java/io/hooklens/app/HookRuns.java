@@ -51,13 +51,16 @@ public final class HookRuns {
    * @param imageRoots unpacked image filesystems by image, for the embedded cluster
    * @param imageArchives saved images by image, for the embedded cluster
    * @param unsafeNoSandbox run unprotected where bubblewrap is missing, rather than refuse
+   * @param envtest on a real control plane of the run's own rather than the embedded mock (with no context)
+   * @param kubeAssets the control plane's binaries, or null to look for them
    */
   public record Options(Kind kind, Selection selection, String event, Duration timeout, long startTimeoutSeconds,
       String context, Path kubeconfig, Map<String, Path> imageRoots, Map<String, Path> imageArchives,
-      boolean unsafeNoSandbox) {
+      boolean unsafeNoSandbox, boolean envtest, Path kubeAssets) {
     /** Sandboxed on the embedded cluster, without images, with Helm's timeout and 30 s to start. */
     public static Options embedded(Kind kind, Selection selection, String event) {
-      return new Options(kind, selection, event, Duration.ofMinutes(5), 30, null, null, Map.of(), Map.of(), false);
+      return new Options(kind, selection, event, Duration.ofMinutes(5), 30, null, null, Map.of(), Map.of(), false,
+          false, null);
     }
   }
 
@@ -150,6 +153,15 @@ public final class HookRuns {
     if (o.kubeconfig() != null && o.context() == null) {
       return Optional.of("--kubeconfig goes with --context");
     }
+    if (o.envtest() && o.context() != null) {
+      return Optional.of("--cluster envtest starts a control plane here; --context names one that runs elsewhere");
+    }
+    if (o.kubeAssets() != null && !o.envtest()) {
+      return Optional.of("--kube-assets goes with --cluster envtest");
+    }
+    if (o.kubeAssets() != null && !Files.isDirectory(o.kubeAssets())) {
+      return Optional.of("--kube-assets " + o.kubeAssets() + ": no such directory");
+    }
     if (!o.imageArchives().isEmpty() && o.context() != null) {
       return Optional.of("--image gives the embedded cluster an image; a real cluster pulls its own");
     }
@@ -217,7 +229,8 @@ public final class HookRuns {
   }
 
   private Outcome run(Job job, List<Finding> findings, Options options, Images images, Face face) {
-    Runner runner = options.context() == null ? Runner.embedded(images, options.startTimeoutSeconds(), face)
+    Runner runner = options.envtest() ? Runner.envtest(options.kubeAssets(), images, options.startTimeoutSeconds(), face)
+        : options.context() == null ? Runner.embedded(images, options.startTimeoutSeconds(), face)
         : Runner.context(options.context(), options.kubeconfig(), options.startTimeoutSeconds(), face);
     current = runner;
     // Ctrl-C, a CI timeout or the editor ending the server: the pods, the namespace and every process still go.
@@ -244,7 +257,8 @@ public final class HookRuns {
   }
 
   private static Planned plan(Source source, Options options, Images images, boolean sandbox) {
-    String where = options.context() == null ? "on this machine (embedded cluster)"
+    String where = options.envtest() ? "on this machine (a control plane of etcd and kube-apiserver started for "
+        + "the run, with the embedded node)" : options.context() == null ? "on this machine (embedded cluster)"
         : "on the cluster of context " + options.context() + ", in a new namespace deleted afterwards";
     String sandboxLine = options.context() != null ? ""
         : (sandbox ? Runner.sandboxDescription() : Runner.UNPROTECTED) + "\n";

@@ -49,11 +49,15 @@ import picocli.CommandLine.Spec;
     exitCodeList = {
         "0:every hook ran and succeeded, and no app was SIGKILLed",
         "1:a hook failed, was cut off or did not run, an app was SIGKILLed, or the Helm operation or rollout failed",
-        "2:usage error, unreadable input, nothing to run, no consent, or a timeline that cannot be written",
+        "2:usage error, unreadable input, nothing to run, no consent, a manifest the API server refuses, a cluster that "
+            + "cannot be reached or started, or a timeline that cannot be written",
         "3:internal error"})
 public final class RunCommand implements Callable<Integer> {
   /** Output formats. */
   enum Format { text, json }
+
+  /** Where the hooks run, when no --context names a cluster. */
+  enum ClusterKind { embedded, envtest }
 
   /** Hooks to run. */
   enum HookChoice { postStart, preStop, all }
@@ -95,6 +99,18 @@ public final class RunCommand implements Callable<Integer> {
           + "OCI layout in a tar): its files, read-only, and its entrypoint, env and working directory "
           + "(repeatable; needs bubblewrap).")
   Map<String, Path> imageArchives = new LinkedHashMap<>();
+
+  @Option(names = "--cluster", defaultValue = "embedded", paramLabel = "KIND",
+      description = "The cluster started for the run: embedded (an in-process mock API, fast) or envtest (real etcd, "
+          + "kube-apiserver, kube-controller-manager and kube-scheduler binaries on loopback, which validate and "
+          + "default as a cluster does; without them, the embedded one, said in the report) (default: "
+          + "${DEFAULT-VALUE}).")
+  ClusterKind cluster;
+
+  @Option(names = "--kube-assets", paramLabel = "DIR",
+      description = "With --cluster envtest: the folder of the control-plane binaries (default: "
+          + "$KUBEBUILDER_ASSETS, then the cache scripts/kube-assets.sh builds into).")
+  Path kubeAssets;
 
   @Option(names = "--context", paramLabel = "NAME",
       description = "Run on the cluster of this kubeconfig context, in a namespace of its own that is deleted "
@@ -195,7 +211,7 @@ public final class RunCommand implements Callable<Integer> {
         : HookRuns.Kind.CONTAINER;
     return new HookRuns.Options(kind, new Selection(hook == null ? null : hook.name(), container, resource, -1,
         gracePeriod), event, Duration.ofSeconds(timeout), startTimeout, context, kubeconfig, imageRoots,
-        imageArchives, unsafeNoSandbox);
+        imageArchives, unsafeNoSandbox, cluster == ClusterKind.envtest, kubeAssets);
   }
 
   /** Options that do not go together, refused rather than ignored, before anything is read. */

@@ -11,7 +11,10 @@ import io.hooklens.core.engine.Finding;
 import io.hooklens.core.model.helm.HelmOperation;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.Range;
+import io.hooklens.run.cluster.ControlPlane;
 import io.hooklens.run.cluster.EmbeddedCluster;
+import io.hooklens.run.cluster.KubeAssets;
+import io.hooklens.run.cluster.LocalCluster;
 import io.hooklens.run.controllers.JobController;
 import io.hooklens.run.helm.HelmHooks;
 import io.hooklens.run.kube.PodLogs;
@@ -37,6 +40,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.time.Duration;
 
 /**
  * Runs a {@link RunPlan}: for each planned pod, creates it, waits until it runs (its postStart hooks
@@ -61,16 +66,22 @@ public final class Runner implements AutoCloseable {
   private static final long EXTRA_WAIT_SECONDS = 30;
   private static final long SETTLE_NANOS = 3_000_000_000L;
   private static final long SETTLE_POLL_MS = 20;
+  // Each part of a control plane gets this long to be ready, a start timeout permitting more.
+  private static final long CONTROL_PLANE_SECONDS = 60;
   private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
   private final String context;
   private final Path kubeconfig;
+  private final boolean envtest;
+  private final Path kubeAssets;
   private final Images images;
   private final Progress progress;
   private final long startTimeoutSeconds;
   private final Object lock = new Object();
   private volatile boolean closed;
-  private EmbeddedCluster cluster;
+  private LocalCluster cluster;
+  private ControlPlane plane;
+  private final List<String> notes = new ArrayList<>();
   private NodeAgent agent;
   private JobController jobs;
   private Path apiConfig;
@@ -79,9 +90,12 @@ public final class Runner implements AutoCloseable {
   private String namespace;
   private final List<String> created = new ArrayList<>();
 
-  private Runner(String context, Path kubeconfig, Images images, long startTimeoutSeconds, Progress progress) {
+  private Runner(String context, Path kubeconfig, boolean envtest, Path kubeAssets, Images images,
+      long startTimeoutSeconds, Progress progress) {
     this.context = context;
     this.kubeconfig = kubeconfig;
+    this.envtest = envtest;
+    this.kubeAssets = kubeAssets;
     this.images = images;
     this.startTimeoutSeconds = startTimeoutSeconds;
     // Progress names the manifest's containers and quotes what hooks print.
@@ -95,7 +109,19 @@ public final class Runner implements AutoCloseable {
    * @param startTimeoutSeconds how long to wait for a pod's containers to run (postStart included)
    */
   public static Runner embedded(Images images, long startTimeoutSeconds, Progress progress) {
-    return new Runner(null, null, images, startTimeoutSeconds, progress);
+    return new Runner(null, null, false, null, images, startTimeoutSeconds, progress);
+  }
+
+  /**
+   * A runner on a real control plane started for the run (etcd, kube-apiserver, and kube-controller-manager and
+   * kube-scheduler when present) with the node agent as its kubelet; on the embedded cluster, saying so in the
+   * progress and the report's notes, when no binaries are found.
+   *
+   * @param kubeAssets the folder of binaries, or null for {@code KUBEBUILDER_ASSETS}, then the cache of
+   *     {@code scripts/kube-assets.sh}
+   */
+  public static Runner envtest(Path kubeAssets, Images images, long startTimeoutSeconds, Progress progress) {
+    return new Runner(null, null, true, kubeAssets, images, startTimeoutSeconds, progress);
   }
 
   /**
@@ -105,7 +131,8 @@ public final class Runner implements AutoCloseable {
    *     {@code ~/.kube/config})
    */
   public static Runner context(String context, Path kubeconfig, long startTimeoutSeconds, Progress progress) {
-    return new Runner(Objects.requireNonNull(context), kubeconfig, Images.NONE, startTimeoutSeconds, progress);
+    return new Runner(Objects.requireNonNull(context), kubeconfig, false, null, Images.NONE, startTimeoutSeconds,
+        progress);
   }
 
   /** Why the embedded cluster does not run hooks here, and what to do about it. */
@@ -141,7 +168,7 @@ public final class Runner implements AutoCloseable {
     PodPlan pod = plan.pods().get(0);
     try (EmbeddedCluster cluster = EmbeddedCluster.start();
         PodObserver observer = new PodObserver(cluster.client(), EmbeddedCluster.NAMESPACE, pod.podName(), w -> { })) {
-      Runner runner = new Runner(null, null, Images.NONE, 1, (s, p, w) -> { });
+      Runner runner = new Runner(null, null, false, null, Images.NONE, 1, (s, p, w) -> { });
       runner.client = cluster.client();
       runner.namespace = EmbeddedCluster.NAMESPACE;
       long created = System.nanoTime();
@@ -167,9 +194,11 @@ public final class Runner implements AutoCloseable {
     }
   }
 
-  /** {@code embedded} or {@code context NAME}. */
+  /** {@code embedded}, {@code envtest} (a real control plane of the run's own) or {@code context NAME}. */
   public String target() {
-    return context == null ? "embedded" : "context " + context;
+    synchronized (lock) {
+      return context != null ? "context " + context : plane != null ? "envtest" : "embedded";
+    }
   }
 
   /** The namespace the pods are created in; known once the run has begun. */
@@ -194,6 +223,9 @@ public final class Runner implements AutoCloseable {
     List<Step> steps = new ArrayList<>();
     try {
       open();
+      if (plane != null) {
+        validate(plan);
+      }
       for (PodPlan pod : plan.pods()) {
         if (closed) {
           throw new InterruptedException("the run was stopped");
@@ -206,13 +238,8 @@ public final class Runner implements AutoCloseable {
       }
       throw new RunException("the cluster refused a request: " + e.getMessage(), e);
     }
-    List<String> notes = new ArrayList<>();
-    if (context == null && !agent.isolated()) {
-      notes.add("bubblewrap is missing or cannot create namespaces here: containers and hooks ran as plain "
-          + "processes with the host's network and filesystem");
-    }
     return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), steps,
-        List.of(), notes);
+        List.of(), notes());
   }
 
   /**
@@ -255,16 +282,11 @@ public final class Runner implements AutoCloseable {
     if (closed) {
       throw new InterruptedException("the run was stopped");
     }
-    List<String> notes = new ArrayList<>();
-    if (context == null && !agent.isolated()) {
-      notes.add("bubblewrap is missing or cannot create namespaces here: containers and hooks ran as plain "
-          + "processes with the host's network and filesystem");
-    }
     return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), List.of(),
-        List.of(sequence), notes);
+        List.of(sequence), notes());
   }
 
-  private void open() {
+  private void open() throws InterruptedException {
     synchronized (lock) {
       if (closed) {
         throw new IllegalStateException("the runner is closed");
@@ -272,33 +294,133 @@ public final class Runner implements AutoCloseable {
       if (client != null) {
         return;
       }
-      if (context == null) {
-        cluster = EmbeddedCluster.start();
-        client = cluster.client();
+      if (context != null) {
+        openContext();
+        return;
+      }
+    }
+    // Found and asked for versions outside the lock, so that a Ctrl-C meanwhile is not held up.
+    ControlPlane starting = envtest ? controlPlane() : null;
+    synchronized (lock) {
+      if (closed) {
+        throw new InterruptedException("the run was stopped");
+      }
+      if (starting == null) {
+        EmbeddedCluster embedded = EmbeddedCluster.start();
+        cluster = embedded;
+        client = embedded.client();
         agent = NodeAgent.start(client, images.byName());
         // A real cluster has its own Job controller; the embedded one needs ours for Helm's hook Jobs.
         jobs = JobController.start(client);
-        namespace = EmbeddedCluster.NAMESPACE;
-        try {
-          // Private from its creation, as the kubeconfig in it: the token in it admits to the API.
-          Path dir = Files.createTempDirectory("hooklens-run-",
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-          apiConfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
-          progress.line(0, "cluster", "while it runs: kubectl --kubeconfig " + apiConfig + " get pods,jobs,events");
-        } catch (IOException e) {
-          progress.line(0, "cluster", "no kubeconfig for kubectl: " + e.getMessage());
-        }
-      } else {
-        Config config = kubeconfig == null ? Config.autoConfigure(context)
-            : Config.fromKubeconfig(context, kubeconfig.toFile());
-        if (config.getCurrentContext() == null || !context.equals(config.getCurrentContext().getName())) {
-          throw new RunException("no context " + context + " in " + (kubeconfig == null ? "the kubeconfig"
-              : kubeconfig), null);
-        }
-        client = new KubernetesClientBuilder().withConfig(config).build();
-        namespace = "hooklens-run-" + randomSuffix();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
-            .addToLabels("app.kubernetes.io/managed-by", "hooklens").endMetadata().build()).create();
+        namespace = embedded.namespace();
+        writeApiConfig();
+        return;
+      }
+      plane = starting;
+      cluster = starting;
+    }
+    try {
+      starting.start(line -> progress.line(0, "cluster", line));
+    } catch (IllegalStateException e) {
+      throw new RunException("the control plane did not start: " + e.getMessage(), e);
+    }
+    synchronized (lock) {
+      if (closed) {
+        throw new InterruptedException("the run was stopped");
+      }
+      KubernetesClient api = starting.client();
+      boolean scheduler = starting.assets().has(KubeAssets.SCHEDULER);
+      agent = NodeAgent.join(api, images.byName(), scheduler ? NodeAgent.Peer.SCHEDULED : NodeAgent.Peer.UNSCHEDULED);
+      if (!starting.assets().has(KubeAssets.CONTROLLER_MANAGER)) {
+        jobs = JobController.start(api);
+      }
+      client = api;
+      namespace = starting.namespace();
+      writeApiConfig();
+    }
+  }
+
+  /** The control plane to start, or null (and a note saying why) when there are no binaries. */
+  private ControlPlane controlPlane() {
+    KubeAssets assets;
+    try {
+      assets = KubeAssets.find(kubeAssets, System.getenv());
+    } catch (KubeAssets.Missing e) {
+      note(e.getMessage() + ", so this ran on the embedded cluster (fabric8's mock API, which validates and "
+          + "defaults nothing) instead; " + KubeAssets.HOW_TO_GET);
+      return null;
+    }
+    progress.line(0, "cluster", "control plane: " + assets.versions().entrySet().stream().map(v -> v.getKey() + " " + v.getValue())
+        .collect(Collectors.joining(", ")) + " from " + assets.dir() + " (" + assets.from() + ")");
+    if (!assets.has(KubeAssets.CONTROLLER_MANAGER)) {
+      note("no kube-controller-manager in " + assets.dir() + ": Jobs ran under hooklens's own Job controller");
+    }
+    if (!assets.has(KubeAssets.SCHEDULER)) {
+      note("no kube-scheduler in " + assets.dir() + ": the node bound pods to itself");
+    }
+    return new ControlPlane(assets, Map.entry(NodeAgent.markerVariable(), NodeAgent.markerPrefix() + "control-plane"),
+        Duration.ofSeconds(Math.max(CONTROL_PLANE_SECONDS, startTimeoutSeconds)));
+  }
+
+  private void note(String note) {
+    synchronized (lock) {
+      notes.add(note);
+    }
+    progress.line(0, "cluster", note);
+  }
+
+  private List<String> notes() {
+    List<String> all;
+    synchronized (lock) {
+      all = new ArrayList<>(notes);
+    }
+    if (context == null && !agent.isolated()) {
+      all.add("bubblewrap is missing or cannot create namespaces here: containers and hooks ran as plain "
+          + "processes with the host's network and filesystem");
+    }
+    return all;
+  }
+
+  private void writeApiConfig() {
+    try {
+      // Private from its creation, as the kubeconfig in it: the token in it admits to the API.
+      Path dir = Files.createTempDirectory("hooklens-run-",
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      apiConfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
+      progress.line(0, "cluster", "while it runs: kubectl --kubeconfig " + apiConfig + " get pods,jobs,events");
+    } catch (IOException e) {
+      progress.line(0, "cluster", "no kubeconfig for kubectl: " + e.getMessage());
+    }
+  }
+
+  private void openContext() {
+    Config config = kubeconfig == null ? Config.autoConfigure(context)
+        : Config.fromKubeconfig(context, kubeconfig.toFile());
+    if (config.getCurrentContext() == null || !context.equals(config.getCurrentContext().getName())) {
+      throw new RunException("no context " + context + " in " + (kubeconfig == null ? "the kubeconfig"
+          : kubeconfig), null);
+    }
+    client = new KubernetesClientBuilder().withConfig(config).build();
+    namespace = "hooklens-run-" + randomSuffix();
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
+        .addToLabels("app.kubernetes.io/managed-by", "hooklens").endMetadata().build()).create();
+  }
+
+  /**
+   * Has the real API server validate every pod of the plan (a dry-run create) before any runs, so that a manifest
+   * it refuses is refused with its own message and nothing half-runs.
+   */
+  private void validate(RunPlan plan) {
+    for (PodPlan pod : plan.pods()) {
+      Pod object = pod.pod();
+      object.getMetadata().setNamespace(namespace);
+      try {
+        client.pods().inNamespace(namespace).resource(object).dryRun().create();
+      } catch (KubernetesClientException e) {
+        String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+            : e.getMessage();
+        throw new RunException("the API server refused " + pod.resource() + " (" + plan.source() + ":" + (pod.line() + 1)
+            + "): " + why, e);
       }
     }
   }
@@ -459,6 +581,10 @@ public final class Runner implements AutoCloseable {
     synchronized (lock) {
       closed = true;
       if (client == null) {
+        // A control plane still starting stops here: what it started goes, and its start gives up.
+        if (cluster != null) {
+          cluster.close();
+        }
         return;
       }
       // The run's own watch goes first: a watch closed while the API still delivers events to it stalls the

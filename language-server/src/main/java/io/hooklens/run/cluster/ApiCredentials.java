@@ -1,5 +1,11 @@
 package io.hooklens.run.cluster;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.vertx.TlsWarmup;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,6 +28,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Base64;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -29,7 +41,8 @@ import javax.net.ssl.TrustManagerFactory;
 /**
  * What admits a client to one run's API: a certificate authority of the run's own, the server certificate
  * for 127.0.0.1 and localhost it signs, and a bearer token of 256 random bits. All are made in memory when
- * the cluster starts and the private keys stay there; the CA signs nothing else.
+ * the cluster starts; the CA's key stays there and signs nothing else. The embedded API keeps the server's key
+ * in memory too; a control plane's kube-apiserver reads it from a file of the run's private folder.
  *
  * <p>The JDK makes the keys and the signatures; the certificates around them are written here in DER.
  * BouncyCastle, which fabric8's mock brings, could write them, but initialising it costs a cold start 100
@@ -55,6 +68,8 @@ final class ApiCredentials {
   // JKS: the stores live in memory only, where PKCS12's key encryption would only cost the start time.
   private static final String STORE = "JKS";
   private static final char[] STORE_PASSWORD = "in-memory".toCharArray();
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
   private static final int BOOLEAN = 0x01;
   private static final int INTEGER = 0x02;
@@ -72,12 +87,17 @@ final class ApiCredentials {
   private static final int IP_ADDRESS = 0x87;
 
   private final X509Certificate ca;
+  private final X509Certificate server;
+  private final PrivateKey serverKey;
   private final KeyManagerFactory serverKeys;
   private final String token;
   private final byte[] authorization;
 
-  private ApiCredentials(X509Certificate ca, KeyManagerFactory serverKeys, String token) {
+  private ApiCredentials(X509Certificate ca, X509Certificate server, PrivateKey serverKey,
+      KeyManagerFactory serverKeys, String token) {
     this.ca = ca;
+    this.server = server;
+    this.serverKey = serverKey;
     this.serverKeys = serverKeys;
     this.token = token;
     this.authorization = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
@@ -114,7 +134,7 @@ final class ApiCredentials {
       keyManagers.init(keys, STORE_PASSWORD);
       byte[] secret = new byte[32];
       random.nextBytes(secret);
-      return new ApiCredentials(ca, keyManagers, Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
+      return new ApiCredentials(ca, server, serverKeys.getPrivate(), keyManagers, Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalStateException("cannot make the embedded API's certificates", e);
     }
@@ -201,13 +221,92 @@ final class ApiCredentials {
 
   /** The CA certificate in PEM, as a kubeconfig's {@code certificate-authority-data} holds it (base64 of this). */
   String caPem() {
+    return certificatePem(ca);
+  }
+
+  /** The server certificate in PEM, for a server that reads it from a file (kube-apiserver). */
+  String serverCertificatePem() {
+    return certificatePem(server);
+  }
+
+  /** The server's private key in PEM (PKCS #8), for a server that reads it from a file. */
+  String serverKeyPem() {
+    return privateKeyPem(serverKey);
+  }
+
+  static String privateKeyPem(PrivateKey key) {
+    return pem("PRIVATE KEY", key.getEncoded());
+  }
+
+  /** A public key in PEM (X.509 SubjectPublicKeyInfo), which kube-apiserver verifies service-account tokens with. */
+  static String publicKeyPem(PublicKey key) {
+    return pem("PUBLIC KEY", key.getEncoded());
+  }
+
+  private static String certificatePem(X509Certificate certificate) {
     try {
-      return "-----BEGIN CERTIFICATE-----\n"
-          + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(ca.getEncoded())
-          + "\n-----END CERTIFICATE-----\n";
+      return pem("CERTIFICATE", certificate.getEncoded());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static String pem(String type, byte[] der) {
+    return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+        + "\n-----END " + type + "-----\n";
+  }
+
+  /**
+   * A client of the API at {@code url} that trusts this CA alone and sends this token. fabric8 adds the CA data
+   * to the JDK's authorities; the HTTP client is then told to trust the run's CA alone. No TLS warm-up: it would
+   * only do the first handshake's work earlier.
+   */
+  KubernetesClient client(String url, String namespace) {
+    Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withNamespace(namespace)
+        .withCaCertData(caData()).withOauthToken(token).withHttp2Disable(true).withRequestTimeout(10_000).build();
+    VertxHttpClientFactory http = new VertxHttpClientFactory();
+    http.setTlsWarmup(TlsWarmup.OFF);
+    return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http)
+        .withHttpClientBuilderConsumer(builder -> builder.sslContext(null, trustOnlyCa())).build();
+  }
+
+  /**
+   * Writes a kubeconfig whose only context is the API at {@code url} with this token. The file is new and
+   * readable by its owner only from its creation: its token is all another local user would need.
+   */
+  Path writeKubeconfig(Path file, String url, String namespace) throws IOException {
+    String text = """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: hooklens
+          cluster:
+            server: %s
+            certificate-authority-data: %s
+        users:
+        - name: hooklens
+          user:
+            token: %s
+        contexts:
+        - name: hooklens
+          context:
+            cluster: hooklens
+            user: hooklens
+            namespace: %s
+        current-context: hooklens
+        """.formatted(url, caData(), token, namespace);
+    return writePrivate(file, text);
+  }
+
+  /** Writes a new file readable by its owner only from its creation. */
+  static Path writePrivate(Path file, String text) throws IOException {
+    Files.createFile(file, OWNER_ONLY);
+    Files.writeString(file, text);
+    return file;
+  }
+
+  private String caData() {
+    return Base64.getEncoder().encodeToString(caPem().getBytes(StandardCharsets.US_ASCII));
   }
 
   String token() {

@@ -1,11 +1,6 @@
 package io.hooklens.run.cluster;
 
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.vertx.TlsWarmup;
-import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -19,14 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Base64;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -40,13 +28,11 @@ import java.util.logging.Logger;
  * <p>Whatever the API accepts, the node agent runs as this process's user, so only holders of the run's
  * token get past the door: every other request gets 401 before anything is dispatched, discovery included.
  */
-public final class EmbeddedCluster implements AutoCloseable {
+public final class EmbeddedCluster implements LocalCluster {
   public static final String NAMESPACE = "default";
   private static final String LOOPBACK = "127.0.0.1";
   private static final String UNAUTHORIZED = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
       + "\"message\":\"Unauthorized\",\"reason\":\"Unauthorized\",\"code\":401}";
-  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY =
-      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
   private static final long WAIT_SECONDS = 10;
 
   private final Vertx server;
@@ -58,15 +44,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     this.server = server;
     this.credentials = credentials;
     this.url = url;
-    // fabric8 adds the CA data to the JDK's authorities; the HTTP client is then told to trust the run's CA
-    // alone. No TLS warm-up: it would only do the first handshake's work earlier.
-    Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withNamespace(NAMESPACE)
-        .withCaCertData(caData()).withOauthToken(credentials.token())
-        .withHttp2Disable(true).withRequestTimeout(10_000).build();
-    VertxHttpClientFactory http = new VertxHttpClientFactory();
-    http.setTlsWarmup(TlsWarmup.OFF);
-    this.client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http)
-        .withHttpClientBuilderConsumer(builder -> builder.sslContext(null, credentials.trustOnlyCa())).build();
+    this.client = credentials.client(url, NAMESPACE);
   }
 
   /**
@@ -128,6 +106,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
   }
 
+  @Override
   public KubernetesClient client() {
     return client;
   }
@@ -136,38 +115,14 @@ public final class EmbeddedCluster implements AutoCloseable {
     return url;
   }
 
-  private String caData() {
-    return Base64.getEncoder().encodeToString(credentials.caPem().getBytes(StandardCharsets.US_ASCII));
+  @Override
+  public String namespace() {
+    return NAMESPACE;
   }
 
-  /**
-   * Writes a kubeconfig for kubectl and other clients; its only context is this cluster. The file is new and
-   * readable by its owner only from its creation: its token is all another local user would need.
-   */
+  @Override
   public Path writeKubeconfig(Path file) throws IOException {
-    String text = """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: hooklens
-          cluster:
-            server: %s
-            certificate-authority-data: %s
-        users:
-        - name: hooklens
-          user:
-            token: %s
-        contexts:
-        - name: hooklens
-          context:
-            cluster: hooklens
-            user: hooklens
-            namespace: %s
-        current-context: hooklens
-        """.formatted(url, caData(), credentials.token(), NAMESPACE);
-    Files.createFile(file, OWNER_ONLY);
-    Files.writeString(file, text);
-    return file;
+    return credentials.writeKubeconfig(file, url, NAMESPACE);
   }
 
   @Override

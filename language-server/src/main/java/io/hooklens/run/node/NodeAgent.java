@@ -1,5 +1,6 @@
 package io.hooklens.run.node;
 
+import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -31,11 +32,12 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
- * A one-node kubelet for the embedded cluster. It watches pods through the API (the CRUD mock serves
- * watches over WebSocket, so no polling), binds every unbound pod to itself, runs each pod's containers
- * as local processes in a {@link Sandbox}, runs lifecycle hooks with the kubelet's semantics, and writes
- * pod status and events back. Everything it starts carries {@value Sandbox#MARKER} in its environment
- * and is killed on {@link #close()}.
+ * A one-node kubelet. It watches pods through the API (the CRUD mock serves watches over WebSocket, so no
+ * polling), runs each pod's containers as local processes in a {@link Sandbox}, runs lifecycle hooks with the
+ * kubelet's semantics, and writes pod status and events back. On the embedded mock it also binds every unbound
+ * pod to itself; on a real API server it {@link #join joins} as the kubelet does (a Node, a Lease) and runs the
+ * pods bound to it. Everything it starts carries {@value Sandbox#MARKER} in its environment and is killed on
+ * {@link #close()}.
  */
 public final class NodeAgent implements AutoCloseable {
   public static final String NODE_NAME = "hooklens-node";
@@ -57,6 +59,8 @@ public final class NodeAgent implements AutoCloseable {
   private Path volumeRoot;
   private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
   private final Map<String, Image> images;
+  private Peer peer = Peer.NONE;
+  private NodeRegistration registration;
   private volatile Watch watch;
   private volatile boolean closed;
 
@@ -78,17 +82,7 @@ public final class NodeAgent implements AutoCloseable {
    * with that image's filesystem as its read-only root, and its entrypoint, env and working directory.
    */
   public static NodeAgent start(KubernetesClient client, Map<String, Image> images) {
-    Sandbox sandbox;
-    try {
-      sandbox = Sandbox.detect(newMarker());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot prepare the sandbox", e);
-    }
-    if (!sandbox.isolated()) {
-      LOG.warning("bubblewrap is missing or cannot create namespaces here: hooks run as plain processes with the "
-          + "host's network and filesystem (install Debian's bubblewrap to isolate them)");
-    }
-    return start(client, sandbox, images);
+    return start(client, images, Peer.NONE);
   }
 
   /** Whether containers' {@code resources.limits.memory} is enforced here (a cgroup v1 memory controller). */
@@ -117,6 +111,44 @@ public final class NodeAgent implements AutoCloseable {
     return agent;
   }
 
+  /** How the node takes part in a real cluster's API. */
+  public enum Peer {
+    /** The embedded mock: no Node object, and the node binds pods itself with a patch. */
+    NONE,
+    /** A real API server with a scheduler: a registered Node that runs the pods the scheduler binds to it. */
+    SCHEDULED,
+    /** A real API server without a scheduler: a registered Node that binds pods to itself with a Binding. */
+    UNSCHEDULED
+  }
+
+  /**
+   * Starts the agent as a real API server's node (isolated where bubblewrap works): registers its Node and Lease
+   * first, then watches the pods bound to it, or with {@link Peer#UNSCHEDULED} every pod, binding the unbound.
+   */
+  public static NodeAgent join(KubernetesClient client, Map<String, Image> images, Peer peer) {
+    return start(client, images, peer);
+  }
+
+  private static NodeAgent start(KubernetesClient client, Map<String, Image> images, Peer peer) {
+    Sandbox sandbox;
+    try {
+      sandbox = Sandbox.detect(newMarker());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare the sandbox", e);
+    }
+    if (!sandbox.isolated()) {
+      LOG.warning("bubblewrap is missing or cannot create namespaces here: hooks run as plain processes with the "
+          + "host's network and filesystem (install Debian's bubblewrap to isolate them)");
+    }
+    NodeAgent agent = new NodeAgent(client, sandbox, images);
+    agent.peer = peer;
+    if (peer != Peer.NONE) {
+      agent.registration = NodeRegistration.register(client, NODE_NAME);
+    }
+    agent.watch();
+    return agent;
+  }
+
   /** The environment value that marks this JVM's node processes: {@code <jvm pid>-<agent number>}. */
   private static String newMarker() {
     return markerPrefix() + INSTANCES.incrementAndGet();
@@ -140,7 +172,10 @@ public final class NodeAgent implements AutoCloseable {
   }
 
   private void watch() {
-    watch = client.pods().inAnyNamespace().watch(new Watcher<Pod>() {
+    // On a real API server with a scheduler, only the pods bound here, as the kubelet watches.
+    var pods = peer == Peer.SCHEDULED ? client.pods().inAnyNamespace().withField("spec.nodeName", NODE_NAME)
+        : client.pods().inAnyNamespace();
+    watch = pods.watch(new Watcher<Pod>() {
       @Override
       public void eventReceived(Action action, Pod pod) {
         watchEvents.execute(() -> onPod(action, pod));
@@ -189,9 +224,18 @@ public final class NodeAgent implements AutoCloseable {
     }
   }
 
-  // The scheduler's part: this is the only node.
+  // The scheduler's part where none runs: this is the only node. A real API server takes a Binding, as from
+  // the scheduler (its nodeName cannot be patched); the mock takes the patch.
   private boolean bind(Pod pod) {
     try {
+      if (peer == Peer.UNSCHEDULED) {
+        client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(new BindingBuilder()
+            .withNewMetadata().withName(pod.getMetadata().getName()).withUid(pod.getMetadata().getUid()).endMetadata()
+            .withNewTarget().withApiVersion("v1").withKind("Node").withName(NODE_NAME).endTarget().build()).create();
+        scheduled(pod);
+        // The pod comes back bound through the watch.
+        return false;
+      }
       client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
           .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"nodeName\":\"" + NODE_NAME + "\"}}");
     } catch (KubernetesClientException e) {
@@ -199,9 +243,13 @@ public final class NodeAgent implements AutoCloseable {
       return false;
     }
     pod.getSpec().setNodeName(NODE_NAME);
+    scheduled(pod);
+    return true;
+  }
+
+  private void scheduled(Pod pod) {
     events.record(pod, null, "default-scheduler", false, "Scheduled", "Successfully assigned "
         + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + " to " + NODE_NAME);
-    return true;
   }
 
   public Timeline timeline() {
@@ -296,6 +344,9 @@ public final class NodeAgent implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    if (registration != null) {
+      registration.close();
+    }
     if (watch != null) {
       watch.close();
     }

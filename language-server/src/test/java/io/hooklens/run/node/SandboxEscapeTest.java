@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Debian base system and reaches the system calls a shell cannot name.
  */
 @Tag("slow")
-class SandboxEscapeTest {
+public class SandboxEscapeTest {
   private static RunFixture run;
 
   @TempDir
@@ -311,8 +311,8 @@ class SandboxEscapeTest {
     }
   }
 
-  /** Processes of the node agents of one JVM, by the marker in their environment. */
-  private static List<String> markedBy(long jvm) throws IOException {
+  /** Processes of the node agents and control planes of one JVM, by the marker in their environment. */
+  public static List<String> markedBy(long jvm) throws IOException {
     String marker = NodeAgent.markerVariable() + "=" + jvm + "-";
     List<String> left = new ArrayList<>();
     try (Stream<Path> processes = Files.list(Path.of("/proc"))) {

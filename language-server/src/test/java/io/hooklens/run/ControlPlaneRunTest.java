@@ -1,0 +1,253 @@
+package io.hooklens.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hooklens.core.engine.Linter;
+import io.hooklens.rules.BuiltInRules;
+import io.hooklens.run.cluster.EmbeddedClusterTest;
+import io.hooklens.run.cluster.KubeAssets;
+import io.hooklens.run.node.SandboxEscapeTest;
+import io.hooklens.run.report.RunReport;
+import io.hooklens.run.report.Verdict;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --cluster envtest}: the same hooks on a real etcd and kube-apiserver (with the controller manager and
+ * scheduler) started for the run, the node agent as their kubelet. Skipped without the binaries.
+ */
+@Tag("slow")
+class ControlPlaneRunTest {
+  private static final Linter LINTER = new Linter(BuiltInRules.registry());
+  private static final Pattern PORT = Pattern.compile("127\\.0\\.0\\.1:(\\d+)|peer port (\\d+)");
+  private static final Pattern FOLDER = Pattern.compile("logs in (\\S+)");
+
+  @TempDir
+  Path dir;
+
+  @BeforeEach
+  void needsBinaries() {
+    try {
+      KubeAssets.find(null, System.getenv());
+    } catch (KubeAssets.Missing e) {
+      Assumptions.abort(e.getMessage() + "; build them with scripts/kube-assets.sh (30 min and more the first time)");
+    }
+  }
+
+  private static RunPlan plan(String file) throws IOException {
+    Path path = Path.of("..", "examples", file);
+    RunPlan plan = RunPlan.of(LINTER.parse(path.toString(), Files.readString(path)), Selection.all());
+    assertEquals(List.of(), plan.problems());
+    return plan;
+  }
+
+  @Test
+  void overrunGivesTheEmbeddedVerdictsOnAPodTheRealApiServerDefaultedAndLeavesNothing() throws Exception {
+    List<String> progress = new CopyOnWriteArrayList<>();
+    String pod;
+    RunReport report;
+    RunPlan overrun = plan("overrun.yaml");
+    try (Runner runner = Runner.envtest(null, Images.NONE, 60, (s, p, what) -> progress.add(what))) {
+      CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return runner.run(overrun, List.of());
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      pod = podWhileItRuns(runner, run, "overrun-deployment");
+      report = run.get(120, TimeUnit.SECONDS);
+    }
+    assertEquals("envtest", report.target());
+    // Defaults only a real API server fills in, and the real scheduler's binding to the registered node.
+    for (String defaulted : List.of("\"dnsPolicy\": \"ClusterFirst\"", "\"schedulerName\": \"default-scheduler\"",
+        "\"terminationMessagePath\": \"/dev/termination-log\"", "\"tolerationSeconds\": 300",
+        "\"nodeName\": \"hooklens-node\"", "\"enableServiceLinks\": true")) {
+      assertTrue(pod.contains(defaulted), defaulted + " in " + pod);
+    }
+    RunReport embedded;
+    try (Runner runner = Runner.embedded(Images.NONE, 60, (s, p, what) -> { })) {
+      embedded = runner.run(plan("overrun.yaml"), List.of());
+    }
+    assertEquals(verdicts(embedded), verdicts(report));
+    assertEquals(List.of(), leftovers(progress));
+  }
+
+  @Test
+  void aPodWithoutAGracePeriodGetsTheApiServersThirtySeconds() throws Exception {
+    Path manifest = dir.resolve("default-grace.yaml");
+    Files.writeString(manifest, """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: default-grace
+        spec:
+          containers:
+            - name: app
+              image: debian:12
+              command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 0.1; done"]
+              lifecycle:
+                preStop:
+                  exec:
+                    command: ["true"]
+        """);
+    RunPlan plan = RunPlan.of(LINTER.parse(manifest.toString(), Files.readString(manifest)), Selection.all());
+    List<String> progress = new CopyOnWriteArrayList<>();
+    try (Runner runner = Runner.envtest(null, Images.NONE, 60, (s, p, what) -> progress.add(what))) {
+      CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return runner.run(plan, List.of());
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      String pod = podWhileItRuns(runner, run, "default-grace");
+      assertTrue(pod.contains("\"terminationGracePeriodSeconds\": 30"), pod);
+      assertTrue(run.get(120, TimeUnit.SECONDS).succeeded());
+    }
+    assertEquals(List.of(), leftovers(progress));
+  }
+
+  @Test
+  void aManifestTheApiServerRejectsIsRefusedWithItsMessageBeforeAnythingRuns() throws Exception {
+    Path manifest = dir.resolve("rejected.yaml");
+    Files.writeString(manifest, """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: too-long
+        spec:
+          terminationGracePeriodSeconds: 5
+          containers:
+            - name: app
+              image: debian:12
+              command: ["sh", "-c", "while true; do sleep 1; done"]
+              lifecycle:
+                preStop:
+                  sleep:
+                    seconds: 20
+        """);
+    RunPlan plan = RunPlan.of(LINTER.parse(manifest.toString(), Files.readString(manifest)), Selection.all());
+    assertEquals(List.of(), plan.problems(), "the mock and the plan take it");
+    List<String> progress = new CopyOnWriteArrayList<>();
+    try (Runner runner = Runner.envtest(null, Images.NONE, 60, (s, p, what) -> progress.add(what))) {
+      RunException refused = assertThrows(RunException.class, () -> runner.run(plan, List.of()));
+      assertTrue(refused.getMessage().contains("Pod \"too-long\" is invalid: spec.containers[0].lifecycle.preStop"
+          + ".sleep: Invalid value: 20: must be non-negative and less than terminationGracePeriodSeconds (5)"),
+          refused.getMessage());
+    }
+    assertFalse(progress.stream().anyMatch(p -> p.startsWith("pod created") || p.contains("started")),
+        progress.toString());
+    assertEquals(List.of(), leftovers(progress));
+  }
+
+  @Test
+  void withoutBinariesTheRunFallsBackToTheEmbeddedClusterAndSaysHowToGetThem() throws Exception {
+    Path empty = Files.createDirectory(dir.resolve("empty"));
+    RunReport report;
+    try (Runner runner = Runner.envtest(empty, Images.NONE, 60, (s, p, what) -> { })) {
+      report = runner.run(plan("overrun.yaml"), List.of());
+    }
+    assertEquals("embedded", report.target());
+    String note = String.join("\n", report.notes());
+    assertTrue(note.contains("no etcd and no kube-apiserver in " + empty) && note.contains("embedded cluster")
+        && note.contains("setup-envtest use 1.36.x") && note.contains("scripts/kube-assets.sh"), note);
+  }
+
+  @Test
+  void sigintWhileTheControlPlaneStartsLeavesNoProcessPortOrFolder() throws Exception {
+    Path tmp = Files.createDirectory(dir.resolve("tmp"));
+    Path log = dir.resolve("cli.log");
+    Process cli = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.hooklens.cli.Main", "run",
+        "--yes", "--cluster", "envtest", Path.of("..", "examples", "overrun.yaml").toString())
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (!Files.readString(log).contains("etcd ready") && cli.isAlive() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    assertTrue(Files.readString(log).contains("etcd ready"), Files.readString(log));
+    new ProcessBuilder("kill", "-INT", String.valueOf(cli.pid())).start().waitFor();
+    assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the CLI ended on SIGINT");
+    String output = Files.readString(log);
+    assertFalse(output.contains("pod created"), output);
+    assertEquals(List.of(), SandboxEscapeTest.markedBy(cli.pid()), output);
+    assertEquals(List.of(), listening(output), output);
+    try (Stream<Path> left = Files.list(tmp)) {
+      assertEquals(List.of(), left.toList(), "temporary folders left");
+    }
+  }
+
+  /** The pod as the API server stores it, read with kubectl while the run runs. */
+  private static String podWhileItRuns(Runner runner, CompletableFuture<RunReport> run, String name)
+      throws Exception {
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (System.currentTimeMillis() < deadline && !run.isDone()) {
+      if (runner.kubeconfig().isPresent()) {
+        String pods = EmbeddedClusterTest.kubectl(runner.kubeconfig().get(), "get", "pods", "-o", "name");
+        if (pods.contains("pod/" + name)) {
+          return EmbeddedClusterTest.kubectl(runner.kubeconfig().get(), "get", "pod", name, "-o", "json");
+        }
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("pod " + name + " never seen; the run ended: " + run.isDone());
+  }
+
+  private static List<String> verdicts(RunReport report) {
+    return report.steps().stream().flatMap(s -> s.verdicts().stream()).map(ControlPlaneRunTest::verdict).toList();
+  }
+
+  private static String verdict(Verdict v) {
+    return v.container() + " " + v.hook() + " " + v.ok() + " " + v.rules();
+  }
+
+  /** Control-plane processes of this JVM, ports the run's progress named that still listen, and its folder. */
+  private static List<String> leftovers(List<String> progress) throws IOException {
+    String all = String.join("\n", progress);
+    List<String> left = new ArrayList<>(SandboxEscapeTest.markedBy(ProcessHandle.current().pid()));
+    left.addAll(listening(all));
+    Matcher folder = FOLDER.matcher(all);
+    while (folder.find()) {
+      if (Files.exists(Path.of(folder.group(1)))) {
+        left.add("folder " + folder.group(1));
+      }
+    }
+    return left;
+  }
+
+  private static List<String> listening(String text) throws IOException {
+    List<String> open = new ArrayList<>();
+    Matcher m = PORT.matcher(text);
+    while (m.find()) {
+      int port = Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2));
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        open.add("port " + port);
+      } catch (ConnectException e) {
+        // Closed, as it should be.
+      }
+    }
+    return open;
+  }
+}
