@@ -28,6 +28,10 @@ public final class Edits {
   private static final Pattern PLAIN_WORD = Pattern.compile("[A-Za-z][A-Za-z0-9._/-]*");
   private static final Set<String> NOT_STRINGS = Set.of("y", "n", "yes", "no", "true", "false", "on", "off",
       "null");
+  private static final String SEPARATORS = ", \t";
+  /** YAML's one-letter escapes in double quotes, and the chars they stand for. */
+  private static final String SINGLE_CHAR_ESCAPES = "0abt\tnvfre \"/\\N_LP";
+  private static final String SINGLE_CHAR_VALUES = "\0\u0007\b\t\t\n\u000b\f\r\u001b \"/\\\u0085\u00a0\u2028\u2029";
 
   private final SourceText source;
   private final boolean json;
@@ -69,8 +73,9 @@ public final class Edits {
   }
 
   /**
-   * Replaces the code points {@code [from, to)} of a scalar's value. When the value stands in the text
-   * as it is (no escapes, one line), only that part of the line changes; otherwise the whole scalar.
+   * Replaces the code points {@code [from, to)} of a scalar's value. When that part stands in the line as it
+   * is and the replacement needs no escape, only that part changes, so that edits to different items of one
+   * list annotation never touch and all apply in one pass; otherwise the whole scalar is rewritten.
    */
   public List<TextEdit> replaceInValue(YScalar s, int from, int to, String replacement) {
     String value = s.value();
@@ -84,19 +89,94 @@ public final class Edits {
     int open = st == Style.PLAIN ? 0 : 1;
     String written = text(s.range());
     String inner = written.substring(open, written.length() - open);
-    boolean literal = inner.equals(value) && switch (st) {
-      case PLAIN -> plainOk(whole, inFlow(s));
+    int[] at = writtenAt(inner, st, value);
+    boolean inPlace = at != null && inner.substring(at[a], at[b]).equals(value.substring(a, b)) && switch (st) {
+      case PLAIN -> plainOk(whole, inFlow(s)) || wordAmongWords(value, a, b, replacement, whole, inFlow(s));
       case SINGLE -> replacement.indexOf('\'') < 0 && singleOk(replacement);
       case DOUBLE -> doubleQuoted(replacement).equals("\"" + replacement + "\"");
       case OTHER -> false;
     };
-    if (!literal) {
+    if (!inPlace) {
       return replaceString(s, whole);
     }
     Position start = s.range().start();
-    Position p0 = new Position(start.line(), start.column() + open + from);
-    Position p1 = new Position(start.line(), start.column() + open + to);
+    int column = start.column() + open;
+    Position p0 = new Position(start.line(), column + inner.codePointCount(0, at[a]));
+    Position p1 = new Position(start.line(), column + inner.codePointCount(0, at[b]));
     return List.of(new TextEdit(new Range(p0, p1), replacement));
+  }
+
+  /**
+   * Where each char of a one-line scalar's value starts in its written text between the quotes (one more
+   * entry for the end), or null when the text does not read back as the value.
+   */
+  private static int[] writtenAt(String inner, Style st, String value) {
+    int[] at = new int[value.length() + 1];
+    StringBuilder read = new StringBuilder(value.length());
+    int i = 0;
+    while (i < inner.length() && read.length() <= value.length()) {
+      int begin = i;
+      int from = read.length();
+      char c = inner.charAt(i);
+      if (st == Style.SINGLE && c == '\'' && i + 1 < inner.length() && inner.charAt(i + 1) == '\'') {
+        read.append('\'');
+        i += 2;
+      } else if (st == Style.DOUBLE && c == '\\' && i + 1 < inner.length()) {
+        i = readEscape(inner, i + 1, read);
+        if (i < 0) {
+          return null;
+        }
+      } else {
+        read.append(c);
+        i++;
+      }
+      for (int k = from; k < read.length() && k < at.length; k++) {
+        at[k] = begin;
+      }
+    }
+    if (!read.toString().equals(value)) {
+      return null;
+    }
+    at[value.length()] = inner.length();
+    return at;
+  }
+
+  /** Reads the YAML escape after a backslash at {@code i}; returns where it ends, or -1 for a bad one. */
+  private static int readEscape(String inner, int i, StringBuilder read) {
+    char e = inner.charAt(i);
+    int digits = switch (e) {
+      case 'x' -> 2;
+      case 'u' -> 4;
+      case 'U' -> 8;
+      default -> 0;
+    };
+    if (digits > 0) {
+      if (i + 1 + digits > inner.length()) {
+        return -1;
+      }
+      try {
+        read.appendCodePoint(Integer.parseInt(inner.substring(i + 1, i + 1 + digits), 16));
+      } catch (IllegalArgumentException bad) {
+        return -1;
+      }
+      return i + 1 + digits;
+    }
+    int ch = SINGLE_CHAR_ESCAPES.indexOf(e);
+    if (ch < 0) {
+      return -1;
+    }
+    read.append(SINGLE_CHAR_VALUES.charAt(ch));
+    return i + 1;
+  }
+
+  /**
+   * Whether a word may replace a part of a plain scalar that sits between commas or blanks: the scalar
+   * keeps reading as a string, and no indicator can form next to a letter, a digit or {@code ._/-}.
+   */
+  private static boolean wordAmongWords(String value, int a, int b, String word, String whole, boolean inFlow) {
+    return !inFlow && PLAIN_WORD.matcher(word).matches() && !NOT_STRINGS.contains(whole.toLowerCase(Locale.ROOT))
+        && (a == 0 || SEPARATORS.indexOf(value.charAt(a - 1)) >= 0)
+        && (b == value.length() || SEPARATORS.indexOf(value.charAt(b)) >= 0);
   }
 
   /** Appends to a scalar's value, as a list annotation gets one more item. */
