@@ -39,19 +39,7 @@ class ChartDiagnosticsTest {
   Path dir;
 
   private Path shop() throws Exception {
-    Path source = TestPaths.repoRoot().resolve("language-server/src/test/resources/charts/shop");
-    Path target = dir.resolve("shop");
-    try (var files = Files.walk(source)) {
-      for (Path p : files.toList()) {
-        Path t = target.resolve(source.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(t);
-        } else {
-          Files.copy(p, t);
-        }
-      }
-    }
-    return target;
+    return TestPaths.chartCopy("shop", dir);
   }
 
   private static Optional<Diagnostic> rule(PublishDiagnosticsParams p, String id) {
