@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
  * truncates it. Nothing waits on the loop: each step is a timer or a future that brings the next one back to it.
  */
 final class ContainerKiller {
+  /** Why a container whose postStart failed is stopped: its event's reason and the Killing event's message. */
+  static final String FAILED_POST_START = "FailedPostStartHook";
   // A killed process is gone at once; this only bounds the wait should its end never be seen.
   private static final long AFTER_SIGKILL_SECONDS = 10;
 
@@ -37,7 +39,8 @@ final class ContainerKiller {
     }
     ContainerSlot.Run run = slot.run();
     String name = slot.name();
-    journal.event(name, false, "Killing", "Stopping container " + name);
+    // The kubelet's killContainer names a failed postStart as the event's message, and any other stop by default.
+    journal.event(name, false, "Killing", FAILED_POST_START.equals(why) ? why : "Stopping container " + name);
     if (slot.preStop() == null || graceSeconds <= 0) {
       return signal(name, run, graceSeconds);
     }

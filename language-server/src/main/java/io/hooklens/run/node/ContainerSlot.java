@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A container of a pod and what the node knows of it. Within one run its state only moves forward: waiting, then
  * starting (its process runs, its postStart has not returned), running, terminated; a restart goes through
- * {@code CrashLoopBackOff} and waits again for the next run, with the restart counted. Any other move is a fault of
+ * {@code BACK_OFF} (at once the first time, then a while in {@code CrashLoopBackOff}) and waits again for the next
+ * run, with the restart counted. Any other move is a fault of
  * the node and throws. It lives on its pod's loop and is never touched from another thread.
  */
 final class ContainerSlot {
@@ -58,6 +59,10 @@ final class ContainerSlot {
   // Why the container cannot be created yet, while it waits in CreateContainerConfigError.
   private String configError;
   private String backOffMessage;
+  // The kubelet's back-off entry for the container (flowcontrol.Backoff): the wait before a restart once one is
+  // due, zero while there is none, and when it last grew.
+  private long backOffMillis;
+  private Instant backOffUpdated;
 
   ContainerSlot(Container spec, Kind kind) {
     this.spec = spec;
@@ -126,6 +131,16 @@ final class ContainerSlot {
     backOffMessage = message;
   }
 
+  /** The container restarts with no back-off: it shows how its run ended until it runs again. */
+  void restartDue() {
+    backOff(null);
+  }
+
+  /** Whether it waits in {@code CrashLoopBackOff}, rather than for a restart due at once. */
+  boolean inCrashLoopBackOff() {
+    return state == State.BACK_OFF && backOffMessage != null;
+  }
+
   /** The pod ends while the container waits to restart: it stays as its last run left it. */
   void stopBackingOff() {
     if (state == State.BACK_OFF) {
@@ -133,7 +148,28 @@ final class ContainerSlot {
     }
   }
 
-  /** The back-off is over: the container waits for its next run, which counts as a restart. */
+  /**
+   * The wait before restarting after a run that ended at {@code finished}, as the kubelet's {@code doBackOff} asks
+   * {@code IsInBackOffSince}: none while the container has no back-off entry or its entry has not grown for twice
+   * the longest back-off.
+   */
+  long backOffMillis(Instant finished, long maxMillis) {
+    return backOffMillis == 0 || expired(finished, maxMillis) ? 0 : backOffMillis;
+  }
+
+  /** The kubelet's {@code backOff.Next}: the first entry is the initial back-off, each next one doubles it. */
+  void nextBackOff(long initialMillis, long maxMillis) {
+    Instant now = Instant.now();
+    backOffMillis = backOffMillis == 0 || expired(now, maxMillis) ? initialMillis
+        : Math.min(backOffMillis * 2, maxMillis);
+    backOffUpdated = now;
+  }
+
+  private boolean expired(Instant at, long maxMillis) {
+    return at.toEpochMilli() - backOffUpdated.toEpochMilli() > 2 * maxMillis;
+  }
+
+  /** The container waits for its next run, which counts as a restart. */
   void restart() {
     move(State.WAITING);
     last = termination;

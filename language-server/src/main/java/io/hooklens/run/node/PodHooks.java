@@ -29,7 +29,7 @@ final class PodHooks {
   CompletableFuture<HandlerRunner.Result> postStart(ContainerSlot slot, ContainerSlot.Run run,
       Sandbox.PodNetwork network) {
     journal.mark(slot.name(), Mark.POST_START_STARTED, "");
-    return run(slot.spec, slot.postStart(), run, network, Mark.POST_START_ENDED, "FailedPostStartHook",
+    return run(slot.spec, slot.postStart(), run, network, Mark.POST_START_ENDED, ContainerKiller.FAILED_POST_START,
         "PostStartHook failed");
   }
 

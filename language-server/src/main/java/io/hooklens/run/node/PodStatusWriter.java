@@ -116,7 +116,8 @@ final class PodStatusWriter {
   /** @param waiting why a container that has not started waits */
   private static ContainerStatus containerStatus(ContainerSlot slot, String waiting) {
     ContainerState state = switch (slot.state()) {
-      case BACK_OFF -> waiting("CrashLoopBackOff", slot.backOffMessage());
+      case BACK_OFF -> slot.inCrashLoopBackOff() ? waiting("CrashLoopBackOff", slot.backOffMessage())
+          : terminated(slot.termination());
       case TERMINATED -> terminated(slot.termination());
       case RUNNING -> new ContainerStateBuilder().withNewRunning().withStartedAt(time(slot.startedAt())).endRunning()
           .build();
@@ -125,7 +126,7 @@ final class PodStatusWriter {
       case STARTING -> waiting(waiting, null);
     };
     // While it backs off, its last run is the one that just ended.
-    Termination last = slot.state() == State.BACK_OFF ? slot.termination() : slot.last();
+    Termination last = slot.inCrashLoopBackOff() ? slot.termination() : slot.last();
     boolean running = slot.state() == State.RUNNING;
     return new ContainerStatusBuilder().withName(slot.name()).withImage(slot.spec.getImage()).withImageID("")
         .withContainerID(slot.run() == null ? null : "hooklens://" + slot.run().process().process.pid())

@@ -10,6 +10,9 @@ import io.hooklens.run.node.PodStatusWriter.Failure;
 import io.hooklens.run.node.Timeline.Mark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -213,7 +216,7 @@ final class PodWorker {
     }
     hooks.postStart(slot, run, network).thenAcceptAsync(result -> {
       if (result.failed()) {
-        killer.kill(slot, network, podGrace(), "FailedPostStartHook")
+        killer.kill(slot, network, podGrace(), ContainerKiller.FAILED_POST_START)
             .thenRunAsync(() -> run.startReturned().complete(null), loop);
         return;
       }
@@ -279,26 +282,46 @@ final class PodWorker {
   }
 
   /**
-   * The kubelet's crash-loop back-off: the container waits in {@code CrashLoopBackOff}, starting at the node's
-   * initial back-off and doubling per restart up to five minutes, then starts again in the same pod (its
-   * emptyDir volumes and network kept), once what its last run printed has been read.
+   * The kubelet's crash-loop back-off ({@code doBackOff} in kuberuntime_manager.go): the first restart comes at
+   * once; after each later exit the container waits in {@code CrashLoopBackOff} from the node's initial back-off,
+   * doubling up to five minutes, counted from its exit. It starts again in the same pod (its emptyDir volumes and
+   * network kept) once what its last run printed has been read.
    */
   private void backOff(ContainerSlot slot) {
+    Instant finished = slot.termination().finishedAt();
+    long wait = slot.backOffMillis(finished, MAX_BACKOFF_MILLIS);
     String name = slot.name();
-    long delay = Math.min(agent.restartBackoff().toMillis() << Math.min(slot.restartCount(), 16), MAX_BACKOFF_MILLIS);
     String who = pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace() + "("
         + pod.getMetadata().getUid() + ")";
-    slot.backOff("back-off " + delay / 1000.0 + "s restarting failed container=" + name + " pod=" + who);
+    if (wait == 0) {
+      slot.restartDue();
+    } else {
+      slot.backOff("back-off " + goDuration(wait) + " restarting failed container=" + name + " pod=" + who);
+    }
     publish();
-    journal.event(name, true, "BackOff", "Back-off restarting failed container " + name + " in pod " + who);
+    if (wait > 0) {
+      journal.event(name, true, "BackOff", "Back-off restarting failed container " + name + " in pod " + who);
+    }
+    long left = Math.max(0, wait - Duration.between(finished, Instant.now()).toMillis());
     CompletableFuture<Void> printed = slot.run().output().finished();
     loop.schedule(() -> loop.within(printed, HandlerRunner.Output.END_MILLIS, TimeUnit.MILLISECONDS)
         .thenRunAsync(() -> {
           if (!ending() && slot.state() == State.BACK_OFF) {
+            slot.nextBackOff(agent.restartBackoff().toMillis(), MAX_BACKOFF_MILLIS);
             slot.restart();
             advance();
           }
-        }, loop), delay, TimeUnit.MILLISECONDS);
+        }, loop), left, TimeUnit.MILLISECONDS);
+  }
+
+  /** A wait as Go prints a {@code time.Duration}, as the kubelet's messages show it: 200ms, 10s, 1m20s, 5m0s. */
+  static String goDuration(long millis) {
+    if (millis < 1000) {
+      return millis + "ms";
+    }
+    long minutes = millis / 60_000;
+    String seconds = BigDecimal.valueOf(millis % 60_000, 3).stripTrailingZeros().toPlainString();
+    return (minutes > 0 ? minutes + "m" : "") + seconds + "s";
   }
 
   /**

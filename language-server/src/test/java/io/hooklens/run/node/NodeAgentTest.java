@@ -301,6 +301,9 @@ class NodeAgentTest {
       Event failed = events(name).stream().filter(e -> "FailedPostStartHook".equals(e.getReason())).findFirst()
           .orElseThrow();
       assertEquals("PostStartHook failed", failed.getMessage());
+      // The kubelet's killContainer passes the hook's failure as the Killing event's message.
+      Event killing = events(name).stream().filter(e -> "Killing".equals(e.getReason())).findFirst().orElseThrow();
+      assertEquals("FailedPostStartHook", killing.getMessage());
       // Killed with the pod's grace period (1 s), raised to the 2 s minimum.
       assertAfter(mark(name, Mark.SIGTERM), mark(name, Mark.SIGKILL), 2);
       client.pods().withName(name).delete();
