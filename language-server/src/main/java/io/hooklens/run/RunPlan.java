@@ -313,7 +313,7 @@ public final class RunPlan {
       String port = get.getPort() == null ? "?" : get.getPort().getIntVal() != null
           ? String.valueOf(get.getPort().getIntVal()) : namedPort(get.getPort().getStrVal(), container);
       String path = get.getPath() == null || get.getPath().isEmpty() ? "/" : get.getPath();
-      return "httpGet GET http://127.0.0.1:" + port + path + " (inside the pod's network)";
+      return "httpGet GET http://<pod IP>:" + port + path + " (to the pod's own IP, as the kubelet sends it)";
     }
     if (handler.getSleep() != null) {
       return "sleep " + handler.getSleep().getSeconds() + " s (waits, runs nothing)";

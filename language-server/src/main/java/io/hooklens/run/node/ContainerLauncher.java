@@ -51,7 +51,7 @@ final class ContainerLauncher {
     Map<String, String> env;
     try {
       env = Collections.unmodifiableMap(new LinkedHashMap<>(
-          new Environment(agent.client(), pod, warning).of(image, spec)));
+          new Environment(agent.client(), pod, network.ip(), warning).of(image, spec)));
     } catch (Environment.ConfigError e) {
       return new ConfigMissing(e.getMessage());
     }

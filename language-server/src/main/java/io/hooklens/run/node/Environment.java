@@ -40,11 +40,16 @@ final class Environment {
   private final Pod pod;
   private final String namespace;
   private final Consumer<String> warning;
+  private final String podIp;
 
-  /** @param warning hears what the node leaves out (resource fields) */
-  Environment(KubernetesClient client, Pod pod, Consumer<String> warning) {
+  /**
+   * @param podIp what {@code status.podIP} reads
+   * @param warning hears what the node leaves out (resource fields)
+   */
+  Environment(KubernetesClient client, Pod pod, String podIp, Consumer<String> warning) {
     this.client = client;
     this.pod = pod;
+    this.podIp = podIp;
     this.namespace = pod.getMetadata().getNamespace();
     this.warning = warning;
   }
@@ -151,7 +156,8 @@ final class Environment {
       // The API server defaults it.
       case "spec.serviceAccountName" -> pod.getSpec().getServiceAccountName() == null ? "default"
           : pod.getSpec().getServiceAccountName();
-      case "status.podIP", "status.podIPs", "status.hostIP", "status.hostIPs" -> "127.0.0.1";
+      case "status.podIP", "status.podIPs" -> podIp;
+      case "status.hostIP", "status.hostIPs" -> Sandbox.LOOPBACK;
       default -> null;
     };
     if (value == null) {

@@ -136,7 +136,8 @@ final class HandlerRunner {
       return Result.failure("httpGet host " + host + " is reached from the node, not the pod; the embedded node "
           + "sends lifecycle requests only to the pod itself");
     }
-    String target = "127.0.0.1";
+    // As the kubelet, to the pod's IP: a server bound to 127.0.0.1 only is not reached.
+    String target = network.ip();
     String path = action.getPath() == null || action.getPath().isEmpty() ? "/" : action.getPath();
     StringBuilder request = new StringBuilder("GET ").append(path).append(" HTTP/1.1\r\n");
     boolean hostHeader = false;

@@ -45,6 +45,8 @@ public final class NodeAgent implements AutoCloseable {
   public static final Duration DEFAULT_RESTART_BACKOFF = Duration.ofSeconds(10);
   private static final Logger LOG = Logger.getLogger(NodeAgent.class.getName());
   private static final AtomicInteger INSTANCES = new AtomicInteger();
+  // Pod IPs are given from 10.244.0.0/16, as a cluster's pod network; each pod has a network of its own.
+  private final AtomicInteger podIps = new AtomicInteger();
   // Killed processes are gone at once; this bounds the wait for a pod whose loop is stuck.
   private static final long STOP_SECONDS = 30;
 
@@ -326,6 +328,12 @@ public final class NodeAgent implements AutoCloseable {
 
   Sandbox sandbox() {
     return sandbox;
+  }
+
+  /** The next pod's IP: 10.244.0.1, 10.244.0.2, ... 10.244.0.254, 10.244.1.1, ... */
+  String nextPodIp() {
+    int n = podIps.getAndIncrement() % (256 * 254);
+    return "10.244." + n / 254 + "." + (n % 254 + 1);
   }
 
   HandlerRunner hooks() {

@@ -4,8 +4,10 @@ import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.HostIP;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -35,11 +37,18 @@ final class PodStatusWriter {
 
   private final NodeAgent agent;
   private final Pod pod;
+  // Written on the pod's loop only, as every status is.
+  private String podIp;
   private final String startTime = time(Instant.now());
 
   PodStatusWriter(NodeAgent agent, Pod pod) {
     this.agent = agent;
     this.pod = pod;
+  }
+
+  /** The pod's network is open: its status shows the pod's IP from now on, as the kubelet's does. */
+  void podIp(String ip) {
+    podIp = ip;
   }
 
   /** Why the pod failed as a whole, if it did: its active deadline, or an init container under Never. */
@@ -91,7 +100,8 @@ final class PodStatusWriter {
     String phase = failure != Failure.NONE ? "Failed" : !initialized ? "Pending"
         : ended ? (allZero ? "Succeeded" : "Failed") : anyRunning ? "Running" : "Pending";
     boolean deadline = failure == Failure.DEADLINE_EXCEEDED;
-    return new PodStatusBuilder().withPhase(phase).withHostIP("127.0.0.1").withPodIP("127.0.0.1")
+    return new PodStatusBuilder().withPhase(phase).withHostIP(Sandbox.LOOPBACK).withHostIPs(new HostIP(Sandbox.LOOPBACK))
+        .withPodIP(podIp).withPodIPs(podIp == null ? List.of() : List.of(new PodIP(podIp)))
         .withReason(deadline ? "DeadlineExceeded" : null).withMessage(deadline ? DEADLINE_MESSAGE : null)
         .withStartTime(startTime)
         .withConditions(condition("PodScheduled", true), condition("Initialized", initialized),

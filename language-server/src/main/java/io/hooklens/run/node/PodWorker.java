@@ -110,7 +110,7 @@ final class PodWorker {
 
   private Sandbox.PodNetwork openNetwork() {
     try {
-      return agent.sandbox().openNetwork();
+      return agent.sandbox().openNetwork(agent.nextPodIp());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -131,6 +131,11 @@ final class PodWorker {
       return;
     }
     network = opened;
+    status.podIp(opened.ip());
+    if (agent.isolated() && Sandbox.LOOPBACK.equals(opened.ip())) {
+      journal.mark(null, Mark.WARNING, "the pod has no IP of its own (the node lacks iproute2's ip command): "
+          + "lifecycle requests go to 127.0.0.1, where a cluster would send them to the pod IP");
+    }
     publish();
     Long deadline = pod.getSpec().getActiveDeadlineSeconds();
     if (deadline != null) {

@@ -53,6 +53,8 @@ final class Sandbox {
   /** Processes (threads count too) one sandbox uid may have at once: room for a JVM app, not for a fork bomb. */
   static final int MAX_PROCESSES = 1024;
   static final int MAX_OPEN_FILES = 4096;
+  /** The node's own address, and a pod's when it cannot have one of its own. */
+  static final String LOOPBACK = "127.0.0.1";
   private static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
   /** What of the host a container without an image sees, read-only. */
   private static final List<String> MINIMAL_ROOT = List.of("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
@@ -91,7 +93,7 @@ final class Sandbox {
 
   /** bubblewrap's real path, as {@code /proc/PID/exe} shows it; looked up on first use. */
   private static final class Bubblewrap {
-    static final String EXECUTABLE = bubblewrapPath();
+    static final String EXECUTABLE = onPath("bwrap");
   }
 
   /** Where a container's end is taken in and what it left is killed: never a pod's loop or the common pool. */
@@ -315,14 +317,26 @@ final class Sandbox {
     return -1;
   }
 
-  /** A pod's network: in isolated mode a holder process whose namespace the containers join. */
+  /**
+   * A pod's network: in isolated mode a holder process whose namespace the containers join, with the pod's IP on
+   * its loopback device beside 127.0.0.1, so that what is sent to the pod IP, as the kubelet sends its requests,
+   * never reaches a server bound to 127.0.0.1 only. Unisolated, the pod shares the node's network, as with
+   * {@code hostNetwork}, and its IP is 127.0.0.1.
+   */
   final class PodNetwork implements AutoCloseable {
     private final Process holder;
     private final long namespacePid;
+    private final String ip;
 
-    private PodNetwork(Process holder, long namespacePid) {
+    private PodNetwork(Process holder, long namespacePid, String ip) {
       this.holder = holder;
       this.namespacePid = namespacePid;
+      this.ip = ip;
+    }
+
+    /** The pod's IP, which its status shows and lifecycle requests go to. */
+    String ip() {
+      return ip;
     }
 
     private List<String> enter() {
@@ -338,9 +352,10 @@ final class Sandbox {
     }
   }
 
-  PodNetwork openNetwork() throws IOException {
+  /** @param ip the pod's IP, used when isolated */
+  PodNetwork openNetwork(String ip) throws IOException {
     if (!isolated) {
-      return new PodNetwork(null, -1);
+      return new PodNetwork(null, -1, LOOPBACK);
     }
     Process holder = start(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net",
         "--unshare-pid", "--die-with-parent", "sleep", "infinity"), Map.of(), null);
@@ -350,12 +365,47 @@ final class Sandbox {
       Optional<ProcessHandle> inside = holder.descendants().filter(p -> !own.equals(netNamespace(p.pid())))
           .findFirst();
       if (inside.isPresent()) {
-        return new PodNetwork(holder, inside.get().pid());
+        // Without iproute2 the pod keeps 127.0.0.1, as before pod IPs; the run says so.
+        boolean withIp = !onPath("ip").isEmpty();
+        PodNetwork network = new PodNetwork(holder, inside.get().pid(), withIp ? ip : LOOPBACK);
+        try {
+          if (withIp) {
+            addAddress(network);
+          }
+        } catch (IOException e) {
+          network.close();
+          throw e;
+        }
+        return network;
       }
       sleepBriefly();
     }
     holder.destroyForcibly();
     throw new IOException("bubblewrap did not create the pod's network namespace");
+  }
+
+  // Not root: the namespace belongs to bubblewrap's user namespace, where its owner may change it.
+  private void addAddress(PodNetwork network) throws IOException {
+    List<String> command = new ArrayList<>(List.of("nsenter", "--net=/proc/" + network.namespacePid + "/ns/net"));
+    if (!ROOT) {
+      command.addAll(List.of("--user=/proc/" + network.namespacePid + "/ns/user", "--preserve-credentials"));
+    }
+    command.addAll(List.of("--", "ip", "address", "add", network.ip + "/32", "dev", "lo"));
+    Process add = start(command, Map.of(), null);
+    String said;
+    try {
+      boolean done = add.waitFor(10, TimeUnit.SECONDS);
+      said = new String(add.getInputStream().readNBytes(4096), StandardCharsets.UTF_8).strip();
+      if (done && add.exitValue() == 0) {
+        return;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      said = "interrupted";
+    } finally {
+      add.destroyForcibly();
+    }
+    throw new IOException("cannot give the pod its IP " + network.ip + " (ip address add, from iproute2): " + said);
   }
 
   private static String netNamespace(long pid) {
@@ -654,9 +704,10 @@ final class Sandbox {
     return outer.children().findFirst();
   }
 
-  private static String bubblewrapPath() {
+  /** The real path of a tool on the node's PATH, or "" when it has none. */
+  private static String onPath(String tool) {
     for (String dir : PATH.split(":")) {
-      Path candidate = Path.of(dir, "bwrap");
+      Path candidate = Path.of(dir, tool);
       if (Files.isExecutable(candidate)) {
         try {
           return candidate.toRealPath().toString();

@@ -32,7 +32,7 @@ class ContainerEndTest {
   void whatIsLeftInBubblewrapIsGoneWhenItsEndIsSeenEvenIfBubblewrapWentFirst() throws Exception {
     Sandbox sandbox = Sandbox.detect(NodeAgent.markerPrefix() + "end");
     assertTrue(sandbox.isolated(), "bubblewrap must be installed (run-tests installs it)");
-    try (Sandbox.PodNetwork network = sandbox.openNetwork()) {
+    try (Sandbox.PodNetwork network = sandbox.openNetwork("10.244.0.1")) {
       Sandbox.ContainerProcess container = start(sandbox, network);
       long pid1 = container.main().orElseThrow().pid();
       List<Long> children = hostPids(container, pid1);
@@ -48,7 +48,7 @@ class ContainerEndTest {
   @Test
   void whatIsLeftInAProcessGroupIsGoneWhenItsEndIsSeen() throws Exception {
     Sandbox sandbox = Sandbox.plain(NodeAgent.markerPrefix() + "end");
-    try (Sandbox.PodNetwork network = sandbox.openNetwork()) {
+    try (Sandbox.PodNetwork network = sandbox.openNetwork("10.244.0.1")) {
       Sandbox.ContainerProcess container = start(sandbox, network);
       List<Long> children = hostPids(container, container.process.pid());
       try {
@@ -76,7 +76,7 @@ class ContainerEndTest {
     Sandbox.ContainerProcess[] container = new Sandbox.ContainerProcess[1];
     Thread starter = new Thread(() -> {
       try {
-        network[0] = sandbox.openNetwork();
+        network[0] = sandbox.openNetwork("10.244.0.1");
         container[0] = start(sandbox, network[0]);
       } catch (IOException e) {
         throw new UncheckedIOException(e);

@@ -23,6 +23,7 @@ import io.hooklens.run.node.Timeline.Mark;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.ThrowingConsumer;
 
 /**
  * The node agent with real processes in bubblewrap: each test creates a pod through the fabric8 client,
@@ -311,13 +313,14 @@ class NodeAgentTest {
     }
   }
 
-  @Test
-  void anHttpGetPreStopReachesTheContainersOwnServerInThePodNetwork() throws Exception {
+  /**
+   * A pod whose container serves {@code /shutdown} on port 8080 of {@code address} (a JVM running
+   * {@link TinyHttpServer}), with an httpGet preStop to it and the pod IP in {@code POD_IP}.
+   */
+  private static Pod serverPod(String name, String address, Path dir) throws IOException {
     String java = ProcessHandle.current().info().command().orElseThrow();
     // The container sees the host's /usr (the JDK), not the checkout: the server's class goes in a jar under
     // /tmp, which the node binds since the command names it, in a folder the sandbox's user may read.
-    Path dir = Files.createTempDirectory(Path.of("/tmp"), "tiny-http-",
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
     Path classes = dir.resolve("tiny-http.jar");
     String entry = TinyHttpServer.class.getName().replace('.', '/') + ".class";
     try (var out = new JarOutputStream(Files.newOutputStream(classes));
@@ -328,20 +331,50 @@ class NodeAgentTest {
     Files.setPosixFilePermissions(classes, PosixFilePermissions.fromString("rw-r--r--"));
     LifecycleHandler http = new LifecycleHandlerBuilder().withNewHttpGet().withPath("/shutdown")
         .withNewPort("http").endHttpGet().build();
-    Pod pod = new PodBuilder(pod("prestop-http", 3,
-        List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classes.toString(), TinyHttpServer.class.getName(), "8080"),
-        exec("sh", "-c", "until [ -e /tmp/listening ]; do sleep 0.05; done"), http))
+    return new PodBuilder(pod(name, 3, List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classes.toString(),
+        TinyHttpServer.class.getName(), "8080", address),
+        exec("sh", "-c", "until [ -e /tmp/listening ]; do sleep 0.05; done; echo POD_IP=$POD_IP"), http))
         .editSpec().editFirstContainer().addNewPort().withName("http").withContainerPort(8080).endPort()
-        .endContainer().endSpec().build();
-    try (History history = runAndDelete(pod)) {
+        .addNewEnv().withName("POD_IP").withNewValueFrom().withNewFieldRef().withFieldPath("status.podIP")
+        .endFieldRef().endValueFrom().endEnv().endContainer().endSpec().build();
+  }
+
+  /** Runs {@link #serverPod} and deletes it, checking what it did before the server's folder goes. */
+  private static void withServerPod(String name, String address, ThrowingConsumer<History> check) throws Throwable {
+    Path dir = Files.createTempDirectory(Path.of("/tmp"), "tiny-http-",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+    try (History history = runAndDelete(serverPod(name, address, dir))) {
+      check.accept(history);
+    } finally {
+      NodeAgent.deleteTree(dir);
+    }
+  }
+
+  @Test
+  void anHttpGetPreStopReachesTheContainersOwnServerAtThePodIp() throws Throwable {
+    withServerPod("prestop-http", "0.0.0.0", history -> {
       Entry ended = mark("prestop-http", Mark.PRE_STOP_ENDED);
       assertFalse(ended.failed(), ended.detail());
       assertTrue(ended.output().startsWith("HTTP/1.1 200"), ended.output());
       assertEquals(42, history.last().getState().getTerminated().getExitCode(), "the server got the request");
       assertFalse(reasons("prestop-http").contains("FailedPreStopHook"));
-    } finally {
-      NodeAgent.deleteTree(dir);
-    }
+      String podIp = history.seen.stream().map(p -> p.getStatus() == null ? null : p.getStatus().getPodIP())
+          .filter(ip -> ip != null).findFirst().orElseThrow();
+      assertTrue(podIp.startsWith("10.244."), podIp);
+      assertEquals("POD_IP=" + podIp, mark("prestop-http", Mark.POST_START_ENDED).output().strip());
+    });
+  }
+
+  @Test
+  void anHttpGetDoesNotReachAServerBoundToLoopbackOnly() throws Throwable {
+    // The kubelet dials the pod IP: on a cluster, a server listening on 127.0.0.1 alone refuses it.
+    withServerPod("prestop-loopback", "127.0.0.1", history -> {
+      Entry ended = mark("prestop-loopback", Mark.PRE_STOP_ENDED);
+      assertTrue(ended.failed(), ended.detail());
+      assertTrue(ended.detail().contains("http://10.244."), ended.detail());
+      assertTrue(reasons("prestop-loopback").contains("FailedPreStopHook"));
+      assertEquals(1, history.last().getState().getTerminated().getExitCode(), "the server never got it");
+    });
   }
 
   @Test

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A container's application for the httpGet hook tests: serves on the pod's loopback, writes
+ * A container's application for the httpGet hook tests: serves on the given address of the pod, writes
  * {@code /tmp/listening} once bound; {@code GET /shutdown} starts draining. On SIGTERM it exits with 42
  * when it was draining, else with 1, so the exit code tells whether the hook's request reached it first.
  */
@@ -19,7 +19,7 @@ public final class TinyHttpServer {
   private TinyHttpServer() {}
 
   public static void main(String[] args) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(args[1]),
         Integer.parseInt(args[0])), 0);
     server.createContext("/shutdown", exchange -> {
       draining = true;
