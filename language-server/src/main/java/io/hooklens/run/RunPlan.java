@@ -202,6 +202,7 @@ public final class RunPlan {
       if (argv.isEmpty()) {
         problems.add(noCommand(owner.displayName(), c));
       }
+      notes.addAll(leftOut(c, images));
       notes.add(("Always".equals(c.getRestartPolicy()) ? "sidecar \"" + c.getName() + "\" starts first and runs beside "
           + "the app (its hooks run too, unreported): " : "init container \"" + c.getName() + "\" runs first, to "
           + "completion: ") + shell(argv));
@@ -220,9 +221,32 @@ public final class RunPlan {
       if (argv.isEmpty()) {
         problems.add(noCommand(owner.displayName(), c));
       }
+      notes.addAll(leftOut(c, images));
       containers.add(new ContainerPlan(c.getName(), c.getImage(), argv, hooks));
     }
     return new PodPlan(owner, name, grace, containers, notes, pod);
+  }
+
+  /**
+   * What of a container the node does not do as a cluster would, in the words the plan shows: an image it was
+   * not given, a stop signal other than SIGTERM, and resource limits other than memory.
+   */
+  static List<String> leftOut(Container c, Images images) {
+    List<String> out = new ArrayList<>();
+    String who = "container \"" + c.getName() + "\": ";
+    if (!images.has(c.getImage())) {
+      out.add(who + "image " + c.getImage() + " is not given (--image, --image-root): its command runs on this "
+          + "machine's files");
+    }
+    String stop = c.getLifecycle() == null ? null : c.getLifecycle().getStopSignal();
+    if (stop != null && !"SIGTERM".equals(stop)) {
+      out.add(who + "lifecycle.stopSignal " + stop + " is not applied: it is stopped with SIGTERM");
+    }
+    if (c.getResources() != null && c.getResources().getLimits() != null) {
+      c.getResources().getLimits().keySet().stream().filter(k -> !"memory".equals(k)).sorted()
+          .forEach(k -> out.add(who + "resources.limits." + k + " is not enforced"));
+    }
+    return out;
   }
 
   /** Why a container cannot run on the embedded node: nothing says what it runs. */

@@ -150,7 +150,7 @@ public final class Runner implements AutoCloseable {
     return "Sandbox: bubblewrap (each container in a user namespace of its own as an unprivileged user, without "
         + "capabilities, " + (NodeAgent.filtersSystemCalls() ? "under a seccomp filter, " : "without a seccomp "
         + "filter on this architecture, ") + "with a read-only minimal root and a private /tmp; each pod its own "
-        + "network with only loopback; memory limits " + (NodeAgent.enforcesMemoryLimits() ? "enforced" : "not "
+        + "network with only loopback, which carries the pod IP; memory limits " + (NodeAgent.enforcesMemoryLimits() ? "enforced" : "not "
         + "enforced on this machine") + ")";
   }
 
@@ -239,7 +239,7 @@ public final class Runner implements AutoCloseable {
       throw new RunException("the cluster refused a request: " + e.getMessage(), e);
     }
     return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), steps,
-        List.of(), notes());
+        List.of(), notes(steps));
   }
 
   /**
@@ -283,7 +283,7 @@ public final class Runner implements AutoCloseable {
       throw new InterruptedException("the run was stopped");
     }
     return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), List.of(),
-        List.of(sequence), notes());
+        List.of(sequence), notes(List.of()));
   }
 
   private void open() throws InterruptedException {
@@ -369,7 +369,7 @@ public final class Runner implements AutoCloseable {
     progress.line(0, "cluster", note);
   }
 
-  private List<String> notes() {
+  private List<String> notes(List<Step> steps) {
     List<String> all;
     synchronized (lock) {
       all = new ArrayList<>(notes);
@@ -377,8 +377,22 @@ public final class Runner implements AutoCloseable {
     if (context == null && !agent.isolated()) {
       all.add("bubblewrap is missing or cannot create namespaces here: containers and hooks ran as plain "
           + "processes with the host's network and filesystem");
+      all.add(notPidOne(steps));
     }
     return all;
+  }
+
+  /**
+   * What changes without the sandbox's PID namespace: the command is not PID 1, which the kernel spares from the
+   * signals it has no handler for; the containers that were sent SIGTERM are named.
+   */
+  static String notPidOne(List<Step> steps) {
+    List<String> signalled = steps.stream().flatMap(s -> s.signals().stream()
+        .filter(g -> "SIGTERM".equals(g.signal())).map(g -> s.pod() + "/" + g.container())).distinct().toList();
+    return "without the sandbox a container's command is not PID 1: a shell without a trap ends at SIGTERM here, "
+        + "while on a cluster it ignores SIGTERM until SIGKILL"
+        + (signalled.isEmpty() ? "" : "; the verdicts on how these containers ended depend on it: "
+        + String.join(", ", signalled));
   }
 
   private void writeApiConfig() {

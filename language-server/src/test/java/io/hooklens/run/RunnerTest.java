@@ -233,6 +233,37 @@ class RunnerTest {
     HookResult preStop = report.steps().get(0).hooks().get(0);
     assertEquals("prepared\n", preStop.output(), preStop.toString());
     assertTrue(report.succeeded(), report.toString());
+    // The app was sent SIGTERM after its preStop, so how it ended would differ without the sandbox.
+    assertTrue(Runner.notPidOne(report.steps()).endsWith("depend on it: " + report.steps().get(0).pod() + "/app"),
+        Runner.notPidOne(report.steps()));
+  }
+
+  @Test
+  void aPlanNamesWhatTheNodeDoesNotDoOfAContainer() throws Exception {
+    String yaml = """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: limited
+        spec:
+          containers:
+            - name: app
+              image: nginx:1.27
+              command: ["sh", "-c", "sleep 1"]
+              resources:
+                limits: {cpu: 500m, memory: 64Mi, ephemeral-storage: 1Gi}
+              lifecycle:
+                stopSignal: SIGQUIT
+                preStop:
+                  exec:
+                    command: ["true"]
+        """;
+    assertEquals(List.of(
+        "container \"app\": image nginx:1.27 is not given (--image, --image-root): its command runs on this "
+            + "machine's files",
+        "container \"app\": lifecycle.stopSignal SIGQUIT is not applied: it is stopped with SIGTERM",
+        "container \"app\": resources.limits.cpu is not enforced",
+        "container \"app\": resources.limits.ephemeral-storage is not enforced"), plan(yaml).pods().get(0).notes());
   }
 
   @Test
