@@ -10,10 +10,10 @@ import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HelmOperation;
 import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.model.openshift.DcHook;
-import io.hooklens.core.model.openshift.DcPhase;
 import io.hooklens.core.yaml.JsonTree;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.run.kube.Manifests;
+import io.hooklens.run.openshift.DeploymentConfigDeployer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -189,24 +189,30 @@ public final class SequencePlan {
     long deadline = DcHook.activeDeadline(dc).orElse(DcHook.DEFAULT_ACTIVE_DEADLINE_SECONDS);
     lines.add("DeploymentConfig/" + dc.name() + ", strategy " + strategy + ", activeDeadlineSeconds " + deadline
         + (deadline > deadlineCap.toSeconds() ? " (here at most " + deadlineCap.toSeconds() + ", by --timeout)" : ""));
-    boolean runs = false;
-    for (DcHook hook : DcHook.of(dc)) {
-      if (!hook.runsOnRollout() || "rollingParams".equals(hook.params()) && hook.phase() == DcPhase.MID) {
-        lines.add("  " + hook.describe() + ": does not run with strategy " + strategy);
-        continue;
-      }
-      runs = true;
+    List<DcHook> running = DeploymentConfigDeployer.hooksOnRollout(dc);
+    for (DcHook hook : running) {
       String policy = hook.policy() == null ? "no failurePolicy" : hook.policy();
+      // A Rolling strategy's first rollout runs the Recreate strategy, with recreateParams' hooks, once.
+      String first = "Rolling".equals(strategy) && "recreateParams".equals(hook.params())
+          ? " (recreateParams, on this first rollout only)" : "";
       if (hook.execNewPod() != null) {
         List<String> command = new ArrayList<>();
         JsonTree.of(hook.execNewPod()).path("command").forEach(c -> command.add(c.asText()));
         String container = JsonTree.of(hook.execNewPod()).path("containerName").asText("");
-        lines.add("  " + hook.phase() + " (" + policy + "): a hook pod from container \"" + container + "\" runs: "
-            + RunPlan.shell(command));
+        lines.add("  " + hook.phase() + first + " (" + policy + "): a hook pod from container \"" + container
+            + "\" runs: " + RunPlan.shell(command));
       } else {
-        lines.add("  " + hook.phase() + " (" + policy + "): tagImages, recorded only (there is no image registry)");
+        lines.add("  " + hook.phase() + first + " (" + policy + "): tagImages, recorded only (there is no image "
+            + "registry)");
       }
     }
+    for (DcHook hook : DcHook.of(dc)) {
+      if (running.stream().noneMatch(h -> h.key() != null && hook.key() != null
+          && h.key().range().equals(hook.key().range()))) {
+        lines.add("  " + hook.describe() + ": does not run with strategy " + strategy);
+      }
+    }
+    boolean runs = !running.isEmpty();
     if (!runs) {
       problems.add("DeploymentConfig/" + dc.name() + " has no hooks that run on a rollout with strategy " + strategy);
     }

@@ -36,7 +36,8 @@ import java.util.function.Consumer;
 /**
  * The OpenShift deployer's part of a DeploymentConfig rollout ({@code openshift/oc}'s deployer strategies and
  * {@code hookExecutor}), through the API only. Recreate: pre, scale the previous deployment down, mid, scale the
- * new one up, post. Rolling: pre, the rolling update, post (no mid). Each execNewPod hook runs as the deployer's
+ * new one up, post. Rolling: pre, the rolling update, post (no mid); a first rollout goes through Recreate,
+ * recreateParams' hooks included ({@link #hooksOnRollout}). Each execNewPod hook runs as the deployer's
  * hook pod: the named container's image, working directory, env (overlaid by the hook's), resources, security
  * context and the listed volumes, with the hook's command, {@code restartPolicy: OnFailure} for Retry (the
  * kubelet restarts it; there is no other retry loop) and Never otherwise, and {@code activeDeadlineSeconds} of
@@ -90,6 +91,46 @@ public final class DeploymentConfigDeployer {
     this.events = new EventRecorder(client, null);
   }
 
+  /**
+   * The hooks the next rollout of a DeploymentConfig runs, in order: its strategy's own, and on a Rolling first
+   * rollout (no {@code status.latestVersion}) also recreateParams' pre, mid and post between them, as the Recreate
+   * strategy it hands that rollout to runs them.
+   */
+  public static List<DcHook> hooksOnRollout(Resource dc) {
+    String strategy = DcHook.strategyType(dc);
+    if (!"Recreate".equals(strategy) && !"Rolling".equals(strategy)) {
+      return List.of();
+    }
+    Map<DcPhase, DcHook> own = hooks(dc, strategy.equals("Recreate") ? "recreateParams" : "rollingParams");
+    List<DcHook> order = new ArrayList<>();
+    Optional.ofNullable(own.get(DcPhase.PRE)).ifPresent(order::add);
+    if (strategy.equals("Recreate")) {
+      Optional.ofNullable(own.get(DcPhase.MID)).ifPresent(order::add);
+    } else if (version(dc) == 1) {
+      order.addAll(hooks(dc, "recreateParams").values());
+    }
+    Optional.ofNullable(own.get(DcPhase.POST)).ifPresent(order::add);
+    return order;
+  }
+
+  // The hooks of one params block by phase; rollingParams has no mid.
+  private static Map<DcPhase, DcHook> hooks(Resource dc, String params) {
+    Map<DcPhase, DcHook> hooks = new EnumMap<>(DcPhase.class);
+    for (DcHook hook : DcHook.of(dc)) {
+      if (hook.form() == DcHook.Form.PARAMS && hook.params().equals(params) && hook.hook() != null
+          && !(params.equals("rollingParams") && hook.phase() == DcPhase.MID)) {
+        hooks.put(hook.phase(), hook);
+      }
+    }
+    return hooks;
+  }
+
+  /** The version the next rollout makes: one more than {@code status.latestVersion}. */
+  private static long version(Resource dc) {
+    YMap status = dc.root().map("status");
+    return number(status == null ? null : status.scalar("latestVersion"), 0) + 1;
+  }
+
   /** The rollout of one DeploymentConfig's next version, as its strategy runs it. */
   public Rollout deploy(Resource dc) {
     return new RolloutRun(dc).run();
@@ -114,8 +155,7 @@ public final class DeploymentConfigDeployer {
       // A run keeps to its own namespace, whatever the manifest names.
       this.namespace = options.namespace();
       this.strategy = DcHook.strategyType(dc);
-      YMap status = dc.root().map("status");
-      long version = number(status == null ? null : status.scalar("latestVersion"), 0) + 1;
+      long version = version(dc);
       this.deployment = name + "-" + version;
       this.previous = version > 1 ? name + "-" + (version - 1) : null;
       YMap spec = dc.root().map("spec");
@@ -128,30 +168,29 @@ public final class DeploymentConfigDeployer {
       if (!"Recreate".equals(strategy) && !"Rolling".equals(strategy)) {
         return done("strategy " + strategy + " is not run: only Recreate and Rolling run lifecycle hooks");
       }
-      String params = strategy.equals("Recreate") ? "recreateParams" : "rollingParams";
-      Map<DcPhase, DcHook> hooks = new EnumMap<>(DcPhase.class);
-      for (DcHook hook : DcHook.of(dc)) {
-        if (hook.runsOnRollout() && hook.params().equals(params)) {
-          hooks.put(hook.phase(), hook);
-        }
-      }
-      String error = hook(hooks.get(DcPhase.PRE));
+      Map<DcPhase, DcHook> own = hooks(dc, strategy.equals("Recreate") ? "recreateParams" : "rollingParams");
+      String error = hook(own.get(DcPhase.PRE));
       if (error == null && strategy.equals("Recreate")) {
-        if (previous != null) {
-          record(Kind.SCALE, "scale " + previous + " down to 0 and wait for its pods to end");
-        }
-        error = hook(hooks.get(DcPhase.MID));
+        error = recreate(own);
+      } else if (error == null && previous == null) {
+        // rolling.go Deploy: with no earlier deployment to roll from, the Rolling strategy hands the rollout to the
+        // Recreate strategy's DeployWithAcceptor, which runs recreateParams' own pre, mid and post (HL311).
+        record(Kind.ROLLOUT, "first rollout: the Rolling strategy hands it to the Recreate strategy, which runs "
+            + "recreateParams' hooks");
+        Map<DcPhase, DcHook> recreate = hooks(dc, "recreateParams");
+        error = hook(recreate.get(DcPhase.PRE));
         if (error == null) {
-          record(Kind.SCALE, previous == null ? "scale " + deployment + " up to " + replicas
-              : "scale " + deployment + " to 1, check it is available, then to " + replicas);
+          error = recreate(recreate);
+        }
+        if (error == null) {
+          error = hook(recreate.get(DcPhase.POST));
         }
       } else if (error == null) {
-        record(Kind.ROLLOUT, previous == null
-            ? "first rollout: " + deployment + " scaled up to " + replicas + " as Recreate does (no mid hook)"
-            : "rolling update from " + previous + " to " + deployment + " with " + replicas + " replicas");
+        record(Kind.ROLLOUT, "rolling update from " + previous + " to " + deployment + " with " + replicas
+            + " replicas");
       }
       if (error == null) {
-        error = hook(hooks.get(DcPhase.POST));
+        error = hook(own.get(DcPhase.POST));
       }
       if (error != null) {
         record(Kind.CONTROLLER, previous == null
@@ -161,6 +200,19 @@ public final class DeploymentConfigDeployer {
                 + " (if complete) back to " + replicas);
       }
       return done(error);
+    }
+
+    /** What the Recreate strategy does between its pre and post hooks: scale down, mid, scale up. */
+    private String recreate(Map<DcPhase, DcHook> hooks) {
+      if (previous != null) {
+        record(Kind.SCALE, "scale " + previous + " down to 0 and wait for its pods to end");
+      }
+      String error = hook(hooks.get(DcPhase.MID));
+      if (error == null) {
+        record(Kind.SCALE, previous == null ? "scale " + deployment + " up to " + replicas
+            : "scale " + deployment + " to 1, check it is available, then to " + replicas);
+      }
+      return error;
     }
 
     /** The rollout's activeDeadlineSeconds, capped by the options. */

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YamlReader;
 import io.hooklens.run.RunFixture;
@@ -16,6 +18,7 @@ import io.hooklens.run.openshift.DeploymentConfigDeployer.Step;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +43,16 @@ class DeploymentConfigDeployerTest {
   }
 
   private Rollout deploy(String strategy, String extra, String hooks) {
+    return new DeploymentConfigDeployer(run.client, new DeploymentConfigDeployer.Options(namespace, run.agent::log,
+        run.agent.timeline(), null, null)).deploy(dc(strategy, extra, hooks));
+  }
+
+  private static Resource dc(String strategy, String extra, String hooks) {
+    return dc(strategy, extra, hooks, "");
+  }
+
+  /** @param top more top-level fields, such as a status */
+  private static Resource dc(String strategy, String extra, String hooks, String top) {
     String yaml = """
         apiVersion: apps.openshift.io/v1
         kind: DeploymentConfig
@@ -66,10 +79,9 @@ class DeploymentConfigDeployerTest {
               volumes:
               - name: state
                 emptyDir: {}
-        """.formatted(strategy, indent(extra, 4), indent(hooks, 4));
-    HookDocument doc = HookDocument.of("dc.yaml", new YamlReader().read(new SourceText(yaml), false));
-    return new DeploymentConfigDeployer(run.client, new DeploymentConfigDeployer.Options(namespace, run.agent::log,
-        run.agent.timeline(), null, null)).deploy(doc.resources().get(0));
+        %s
+        """.formatted(strategy, indent(extra, 4), indent(hooks, 4), top);
+    return HookDocument.of("dc.yaml", new YamlReader().read(new SourceText(yaml), false)).resources().get(0);
   }
 
   private static String indent(String text, int spaces) {
@@ -189,11 +201,42 @@ class DeploymentConfigDeployerTest {
         + tag, 2);
     Rollout rollout = deploy("Rolling", "", hooks);
     assertTrue(rollout.succeeded(), rollout.error());
-    assertEquals(List.of("HOOK pre IGNORED", "ROLLOUT RECORDED", "HOOK post SUCCEEDED"), steps(rollout));
+    // A first rollout goes through the Recreate strategy, which scales the new version up.
+    assertEquals(List.of("HOOK pre IGNORED", "ROLLOUT RECORDED", "SCALE RECORDED", "HOOK post SUCCEEDED"),
+        steps(rollout));
     assertNull(pod("app-1-hook-mid"), "Rolling has no mid hook");
     assertEquals(List.of("image \"registry.example/app:1\" as \"" + namespace + "/app:deployed\""),
-        rollout.steps().get(2).tags());
+        rollout.steps().get(3).tags());
     assertTrue(events().stream().anyMatch(e -> e.startsWith("Failed: The pre-hook failed: ")
         && e.endsWith("(ignore), rollout of " + namespace + "/app-1 will continue")), events().toString());
+  }
+
+  @Test
+  void aRollingFirstRolloutRunsRecreateParamsHooksInsideItsOwnAndReusesAHookPodOfTheSameName() {
+    // rolling.go Deploy hands a first rollout to recreate.go DeployWithAcceptor, which runs recreateParams' hooks;
+    // its pre hook pod has the rolling pre's name, and hookExecutor takes an existing pod as this hook's run.
+    String hooks = "rollingParams:\n" + indent(hook("pre", "Abort", "echo rolling pre"), 2) + "\nrecreateParams:\n"
+        + indent(hook("pre", "Abort", "echo recreate pre; exit 1") + hook("mid", "Abort", "echo mid")
+        + hook("post", "Ignore", "echo recreate post"), 2);
+    Rollout rollout = deploy("Rolling", "", hooks);
+    assertTrue(rollout.succeeded(), rollout.error());
+    assertEquals(List.of("HOOK pre SUCCEEDED", "ROLLOUT RECORDED", "HOOK pre SUCCEEDED", "HOOK mid SUCCEEDED",
+        "SCALE RECORDED", "HOOK post SUCCEEDED"), steps(rollout));
+    assertEquals("rolling pre\n", run.agent.log(namespace, "app-1-hook-pre", "lifecycle").text());
+    assertEquals("recreate post\n", run.agent.log(namespace, "app-1-hook-post", "lifecycle").text());
+  }
+
+  @Test
+  void theHooksOfARolloutAreTheStrategysOwnAndOnARollingFirstRolloutRecreateParamsToo() {
+    String hooks = "rollingParams:\n" + indent(hook("pre", "Abort", "a") + hook("post", "Ignore", "b"), 2)
+        + "\nrecreateParams:\n" + indent(hook("pre", "Abort", "c") + hook("mid", "Abort", "d"), 2);
+    Function<Resource, List<String>> order = dc -> DeploymentConfigDeployer.hooksOnRollout(dc).stream()
+        .map(DcHook::describe).toList();
+    assertEquals(List.of("rollingParams.pre", "recreateParams.pre", "recreateParams.mid", "rollingParams.post"),
+        order.apply(dc("Rolling", "", hooks)));
+    // A later rollout rolls from the version before: the Rolling strategy's own hooks only.
+    assertEquals(List.of("rollingParams.pre", "rollingParams.post"),
+        order.apply(dc("Rolling", "", hooks, "status: {latestVersion: 3}")));
+    assertEquals(List.of("recreateParams.pre", "recreateParams.mid"), order.apply(dc("Recreate", "", hooks)));
   }
 }
