@@ -47,10 +47,16 @@ class ControlPlaneRunTest {
 
   @BeforeEach
   void needsBinaries() {
+    binariesOrSkip();
+  }
+
+  /** The control plane's binaries, or the test skipped saying how to build them. */
+  static KubeAssets binariesOrSkip() {
     try {
-      KubeAssets.find(null, System.getenv());
+      return KubeAssets.find(null, System.getenv());
     } catch (KubeAssets.Missing e) {
-      Assumptions.abort(e.getMessage() + "; build them with scripts/kube-assets.sh (30 min and more the first time)");
+      return Assumptions.abort(e.getMessage() + "; build them with scripts/kube-assets.sh (30 min and more the "
+          + "first time)");
     }
   }
 
