@@ -340,6 +340,19 @@ public final class Runner implements AutoCloseable {
     }
   }
 
+  /**
+   * Why {@link #envtest} would run on the embedded cluster on this machine (no control-plane binaries where it
+   * looks), for a plan; empty when it finds them.
+   */
+  public static Optional<String> missingControlPlane(Path kubeAssets) {
+    try {
+      KubeAssets.find(kubeAssets, System.getenv());
+      return Optional.empty();
+    } catch (KubeAssets.Missing e) {
+      return Optional.of(e.getMessage());
+    }
+  }
+
   /** The control plane to start, or null (and a note saying why) when there are no binaries. */
   private ControlPlane controlPlane() {
     KubeAssets assets;
