@@ -51,13 +51,16 @@ public final class Launcher {
 
   /**
    * The command run under {@code setpriv --pdeathsig KILL} where util-linux's setpriv is installed, so that it is
-   * killed when the JVM ends, even by SIGKILL, which no shutdown hook sees; as it is elsewhere.
+   * killed when the JVM ends, even by SIGKILL, which no shutdown hook sees; as it is elsewhere. A JVM that died
+   * before setpriv set the signal would never send it: a shell between them checks that its parent is still the
+   * JVM, and only then becomes the command.
    */
   public static List<String> dyingWithJvm(List<String> command) {
     if (Setpriv.PATH == null) {
       return command;
     }
-    List<String> wrapped = new ArrayList<>(List.of(Setpriv.PATH, "--pdeathsig", "KILL", "--"));
+    List<String> wrapped = new ArrayList<>(List.of(Setpriv.PATH, "--pdeathsig", "KILL", "--", "/bin/sh", "-c",
+        "[ \"$PPID\" = \"$0\" ] && exec \"$@\"", String.valueOf(ProcessHandle.current().pid())));
     wrapped.addAll(command);
     return wrapped;
   }
