@@ -257,8 +257,10 @@ public final class HookRuns {
   }
 
   private static Planned plan(Source source, Options options, Images images, boolean sandbox) {
-    String where = options.envtest() ? "on this machine (a control plane of etcd and kube-apiserver started for "
-        + "the run, with the embedded node)" : options.context() == null ? "on this machine (embedded cluster)"
+    String where = options.envtest() ? Runner.missingControlPlane(options.kubeAssets())
+        .map(missing -> "on this machine (the embedded cluster instead of a control plane: " + missing + ")")
+        .orElse("on this machine (a control plane of etcd and kube-apiserver started for the run, with the "
+            + "embedded node)") : options.context() == null ? "on this machine (embedded cluster)"
         : "on the cluster of context " + options.context() + ", in a new namespace deleted afterwards";
     String sandboxLine = options.context() != null ? ""
         : (sandbox ? Runner.sandboxDescription() : Runner.UNPROTECTED) + "\n";

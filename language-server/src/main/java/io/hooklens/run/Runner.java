@@ -236,7 +236,7 @@ public final class Runner implements AutoCloseable {
       if (closed) {
         throw new InterruptedException("the run was stopped");
       }
-      throw new RunException("the cluster refused a request: " + e.getMessage(), e);
+      throw new RunException("the cluster refused a request: " + apiMessage(e), e);
     }
     return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), steps,
         List.of(), notes(steps));
@@ -277,7 +277,7 @@ public final class Runner implements AutoCloseable {
       if (closed) {
         throw new InterruptedException("the run was stopped");
       }
-      throw new RunException("the cluster refused a request: " + e.getMessage(), e);
+      throw new RunException("the cluster refused a request: " + apiMessage(e), e);
     }
     if (closed) {
       throw new InterruptedException("the run was stopped");
@@ -337,6 +337,19 @@ public final class Runner implements AutoCloseable {
       client = api;
       namespace = starting.namespace();
       writeApiConfig();
+    }
+  }
+
+  /**
+   * Why {@link #envtest} would run on the embedded cluster on this machine (no control-plane binaries where it
+   * looks), for a plan; empty when it finds them.
+   */
+  public static Optional<String> missingControlPlane(Path kubeAssets) {
+    try {
+      KubeAssets.find(kubeAssets, System.getenv());
+      return Optional.empty();
+    } catch (KubeAssets.Missing e) {
+      return Optional.of(e.getMessage());
     }
   }
 
@@ -415,9 +428,28 @@ public final class Runner implements AutoCloseable {
           : kubeconfig), null);
     }
     client = new KubernetesClientBuilder().withConfig(config).build();
-    namespace = "hooklens-run-" + randomSuffix();
-    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace)
-        .addToLabels("app.kubernetes.io/managed-by", "hooklens").endMetadata().build()).create();
+    String name = "hooklens-run-" + randomSuffix();
+    try {
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
+          .addToLabels("app.kubernetes.io/managed-by", "hooklens").endMetadata().build()).create();
+    } catch (KubernetesClientException e) {
+      // Nothing of the run exists yet, so there is nothing to clean up, and a user who may not create a namespace
+      // may not delete one either.
+      client.close();
+      client = null;
+      throw new RunException("cannot create the run's namespace " + name + " with context " + context + ": "
+          + apiMessage(e), e);
+    }
+    namespace = name;
+  }
+
+  /**
+   * What the API server said, such as {@code namespaces is forbidden: User "x" cannot create resource
+   * "namespaces"...}, rather than the client's message around it, which names a service account whatever the
+   * user is.
+   */
+  private static String apiMessage(KubernetesClientException e) {
+    return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : e.getMessage();
   }
 
   /**
@@ -431,10 +463,8 @@ public final class Runner implements AutoCloseable {
       try {
         client.pods().inNamespace(namespace).resource(object).dryRun().create();
       } catch (KubernetesClientException e) {
-        String why = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
-            : e.getMessage();
         throw new RunException("the API server refused " + pod.resource() + " (" + plan.source() + ":" + (pod.line() + 1)
-            + "): " + why, e);
+            + "): " + apiMessage(e), e);
       }
     }
   }

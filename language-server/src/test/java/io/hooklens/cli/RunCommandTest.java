@@ -117,6 +117,28 @@ class RunCommandTest {
   }
 
   @Test
+  void envtestWithoutBinariesRunsOnTheEmbeddedClusterAndThePlanProgressAndBothReportsSaySo() throws Exception {
+    Path empty = Files.createDirectory(dir.resolve("empty"));
+    String missing = "no etcd and no kube-apiserver in " + empty + " (--kube-assets)";
+    CliRun json = CliRun.of("run", "--yes", "--cluster", "envtest", "--kube-assets", empty.toString(), "--format",
+        "json", manifest("clean.yaml"));
+    assertEquals(0, json.exit(), json.err());
+    assertTrue(json.err().contains("on this machine (the embedded cluster instead of a control plane: " + missing
+        + ")"), json.err());
+    assertTrue(json.err().contains("cluster: " + missing + ", so this ran on the embedded cluster"), json.err());
+    JsonNode report = new ObjectMapper().readTree(json.out());
+    assertEquals("embedded", report.get("target").asText());
+    String note = report.get("notes").get(0).asText();
+    assertTrue(note.startsWith(missing + ", so this ran on the embedded cluster (fabric8's mock API, which "
+        + "validates and defaults nothing) instead; get them with setup-envtest") && note.contains("setup-envtest "
+        + "use 1.36.x") && note.contains("scripts/kube-assets.sh"), note);
+    CliRun text = CliRun.of("run", "--yes", "--cluster", "envtest", "--kube-assets", empty.toString(), "--color",
+        "never", manifest("clean.yaml"));
+    assertEquals(0, text.exit(), text.err());
+    assertTrue(text.out().strip().endsWith("warning: " + note), text.out());
+  }
+
+  @Test
   void aPostStartThatCallsItsOwnAppBeforeItListensFailsKillsTheContainerAndConfirmsHl122() throws Exception {
     CliRun r = CliRun.of("run", "--yes", "--format", "json", manifest("poststart-own-app.yaml"));
     assertEquals(1, r.exit(), r.err());

@@ -10,6 +10,7 @@ import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.cluster.EmbeddedClusterTest;
 import io.hooklens.run.cluster.KubeAssets;
 import io.hooklens.run.node.SandboxEscapeTest;
+import io.hooklens.run.process.Launcher;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.Verdict;
 import java.io.IOException;
@@ -47,10 +48,16 @@ class ControlPlaneRunTest {
 
   @BeforeEach
   void needsBinaries() {
+    binariesOrSkip();
+  }
+
+  /** The control plane's binaries, or the test skipped saying how to build them. */
+  static KubeAssets binariesOrSkip() {
     try {
-      KubeAssets.find(null, System.getenv());
+      return KubeAssets.find(null, System.getenv());
     } catch (KubeAssets.Missing e) {
-      Assumptions.abort(e.getMessage() + "; build them with scripts/kube-assets.sh (30 min and more the first time)");
+      return Assumptions.abort(e.getMessage() + "; build them with scripts/kube-assets.sh (30 min and more the "
+          + "first time)");
     }
   }
 
@@ -162,31 +169,10 @@ class ControlPlaneRunTest {
   }
 
   @Test
-  void withoutBinariesTheRunFallsBackToTheEmbeddedClusterAndSaysHowToGetThem() throws Exception {
-    Path empty = Files.createDirectory(dir.resolve("empty"));
-    RunReport report;
-    try (Runner runner = Runner.envtest(empty, Images.NONE, 60, (s, p, what) -> { })) {
-      report = runner.run(plan("overrun.yaml"), List.of());
-    }
-    assertEquals("embedded", report.target());
-    String note = String.join("\n", report.notes());
-    assertTrue(note.contains("no etcd and no kube-apiserver in " + empty) && note.contains("embedded cluster")
-        && note.contains("setup-envtest use 1.36.x") && note.contains("scripts/kube-assets.sh"), note);
-  }
-
-  @Test
   void sigintWhileTheControlPlaneStartsLeavesNoProcessPortOrFolder() throws Exception {
     Path tmp = Files.createDirectory(dir.resolve("tmp"));
     Path log = dir.resolve("cli.log");
-    Process cli = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.hooklens.cli.Main", "run",
-        "--yes", "--cluster", "envtest", Path.of("..", "examples", "overrun.yaml").toString())
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    long deadline = System.currentTimeMillis() + 120_000;
-    while (!Files.readString(log).contains("etcd ready") && cli.isAlive() && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20);
-    }
-    assertTrue(Files.readString(log).contains("etcd ready"), Files.readString(log));
+    Process cli = startCli(tmp, log, "etcd ready");
     new ProcessBuilder("kill", "-INT", String.valueOf(cli.pid())).start().waitFor();
     assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the CLI ended on SIGINT");
     String output = Files.readString(log);
@@ -196,6 +182,50 @@ class ControlPlaneRunTest {
     try (Stream<Path> left = Files.list(tmp)) {
       assertEquals(List.of(), left.toList(), "temporary folders left");
     }
+  }
+
+  @Test
+  void sigkillOfTheJvmMidRunTakesTheControlPlaneAndTheContainersAlong() throws Exception {
+    Assumptions.assumeTrue(Launcher.killsWithJvm(), "no setpriv with --pdeathsig on this machine");
+    Path log = dir.resolve("cli.log");
+    Process cli = startCli(Files.createDirectory(dir.resolve("tmp")), log, "pod created");
+    try {
+      assertFalse(SandboxEscapeTest.markedBy(cli.pid()).isEmpty(), "the control plane runs");
+      new ProcessBuilder("kill", "-KILL", String.valueOf(cli.pid())).start().waitFor();
+      assertTrue(cli.waitFor(60, TimeUnit.SECONDS), "the CLI ended on SIGKILL");
+      String output = Files.readString(log);
+      // No shutdown hook ran: what is gone, the kernel killed. Given a while on a busy machine, ports too: an
+      // exiting process's environment is unreadable before its sockets close.
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (System.currentTimeMillis() < deadline
+          && !(SandboxEscapeTest.markedBy(cli.pid()).isEmpty() && listening(output).isEmpty())) {
+        Thread.sleep(100);
+      }
+      assertEquals(List.of(), SandboxEscapeTest.markedBy(cli.pid()), output);
+      assertEquals(List.of(), listening(output), output);
+    } finally {
+      for (String left : SandboxEscapeTest.markedBy(cli.pid())) {
+        ProcessHandle.of(Long.parseLong(left.split(" ", 2)[0])).ifPresent(ProcessHandle::destroyForcibly);
+      }
+    }
+  }
+
+  /** {@code hooklens run --cluster envtest} on overrun.yaml in a JVM of its own, once its output has {@code seen}. */
+  private static Process startCli(Path tmp, Path log, String seen) throws IOException, InterruptedException {
+    Process cli = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.hooklens.cli.Main", "run",
+        "--yes", "--cluster", "envtest", Path.of("..", "examples", "overrun.yaml").toString())
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (!Files.readString(log).contains(seen) && cli.isAlive() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    if (!Files.readString(log).contains(seen)) {
+      cli.destroy();
+      cli.waitFor(60, TimeUnit.SECONDS);
+      throw new AssertionError("no \"" + seen + "\" from the CLI: " + Files.readString(log));
+    }
+    return cli;
   }
 
   /** The pod as the API server stores it, read with kubectl while the run runs. */

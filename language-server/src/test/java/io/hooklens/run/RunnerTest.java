@@ -2,16 +2,11 @@ package io.hooklens.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
-import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.cluster.EmbeddedClusterTest;
-import io.hooklens.run.node.NodeAgent;
 import io.hooklens.run.report.HookResult;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.Step;
@@ -24,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,11 +29,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/**
- * The runner on what it can reach here. There is no real cluster on this machine, so the {@code --context}
- * path runs against the embedded cluster's API through a kubeconfig context, with a node agent started
- * beside it, as a real cluster's kubelet would be: the runner itself starts no node then.
- */
+/** The runner on the embedded cluster; {@link ContextRunTest} has the {@code --context} path. */
 @Tag("slow")
 class RunnerTest {
   private static final Linter LINTER = new Linter(BuiltInRules.registry());
@@ -94,73 +84,6 @@ class RunnerTest {
       runner.close();
       assertTrue(runner.kubeconfig().isEmpty());
       assertFalse(Files.exists(kubeconfig), "the kubeconfig goes with the cluster");
-    }
-  }
-
-  @Test
-  void aContextRunUsesAThrowAwayNamespaceAndReadsWhatHappenedThroughTheApi() throws Exception {
-    try (EmbeddedCluster cluster = EmbeddedCluster.start(); NodeAgent node = NodeAgent.start(cluster.client())) {
-      Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
-      List<String> progress = new CopyOnWriteArrayList<>();
-      RunReport report;
-      String namespace;
-      try (Runner runner = Runner.context("hooklens", kubeconfig, 20, (s, pod, what) -> progress.add(what))) {
-        report = runner.run(plan(STOPS_ON_TERM.formatted(2, "sleep 0.5")), List.of());
-        namespace = runner.namespace();
-      }
-      assertEquals("context hooklens", report.target());
-      assertTrue(namespace.matches("hooklens-run-[a-z0-9]{5}"), namespace);
-      KubernetesClient client = cluster.client();
-      assertNull(client.namespaces().withName(namespace).get(), "the namespace is deleted after the run");
-      assertTrue(client.v1().events().inNamespace(namespace).list().getItems().stream()
-          .anyMatch(e -> "Killing".equals(e.getReason())), "the pod ran in the run's namespace");
-      Step step = report.steps().get(0);
-      assertEquals("api", step.timing());
-      assertEquals(namespace, step.namespace());
-      assertEquals(0, step.containers().get(0).exitCode());
-      HookResult preStop = step.hooks().get(0);
-      assertEquals("unknown", preStop.status(), "a hook's end is not visible through the API");
-      assertTrue(step.verdicts().get(0).ok(), step.verdicts().toString());
-      assertTrue(progress.contains("container \"app\" Running"), progress.toString());
-    }
-  }
-
-  @Test
-  void closingAContextRunMidwayDeletesItsNamespace() throws Exception {
-    try (EmbeddedCluster cluster = EmbeddedCluster.start(); NodeAgent node = NodeAgent.start(cluster.client())) {
-      Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
-      CompletableFuture<Void> running = new CompletableFuture<>();
-      Runner runner = Runner.context("hooklens", kubeconfig, 20, (s, pod, what) -> {
-        if (what.startsWith("deleting")) {
-          running.complete(null);
-        }
-      });
-      CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> {
-        try {
-          return runner.run(plan(STOPS_ON_TERM.formatted(30, "sleep 20")), List.of());
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      });
-      running.get(20, TimeUnit.SECONDS);
-      String namespace = runner.namespace();
-      assertTrue(cluster.client().namespaces().withName(namespace).get() != null);
-      runner.close();
-      ExecutionException stopped = assertThrows(ExecutionException.class, () -> run.get(20, TimeUnit.SECONDS));
-      assertTrue(stopped.getCause().getCause() instanceof InterruptedException, stopped.toString());
-      assertNull(cluster.client().namespaces().withName(namespace).get(), "the namespace is deleted on Ctrl-C too");
-    }
-  }
-
-  @Test
-  void anUnknownContextIsARunExceptionNotACrash() throws Exception {
-    try (EmbeddedCluster cluster = EmbeddedCluster.start()) {
-      Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
-      try (Runner runner = Runner.context("nope", kubeconfig, 20, (s, pod, what) -> { })) {
-        RunException e = assertThrows(RunException.class,
-            () -> runner.run(plan(STOPS_ON_TERM.formatted(2, "true")), List.of()));
-        assertTrue(e.getMessage().contains("no context nope"), e.getMessage());
-      }
     }
   }
 

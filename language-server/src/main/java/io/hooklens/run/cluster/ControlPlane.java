@@ -2,6 +2,7 @@ package io.hooklens.run.cluster;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hooklens.run.process.Launcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -34,7 +35,9 @@ import javax.net.ssl.SSLContext;
  * port is a free one on 127.0.0.1.
  *
  * <p>{@link #close()} may come from another thread (a shutdown hook on Ctrl-C) while {@link #start} waits: it
- * stops every process started so far, a start still under way starts nothing more, and the folder goes.
+ * stops every process started so far, a start still under way starts nothing more, and the folder goes. A JVM
+ * killed with SIGKILL runs no hook: where util-linux's setpriv is installed, the kernel kills the processes then
+ * (their parent-death signal); only the folder stays.
  */
 public final class ControlPlane implements LocalCluster {
   public static final String NAMESPACE = "default";
@@ -156,13 +159,14 @@ public final class ControlPlane implements LocalCluster {
     List<String> command = new ArrayList<>();
     command.add(assets.binary(binary).toString());
     command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+    // Killed with the JVM, even by SIGKILL, where setpriv is here: no shutdown hook runs then.
+    ProcessBuilder builder = new ProcessBuilder(Launcher.dyingWithJvm(command)).redirectErrorStream(true)
         .redirectOutput(dir.resolve(binary + ".log").toFile()).directory(dir.toFile());
     builder.environment().put(marker.getKey(), marker.getValue());
     synchronized (this) {
       checkOpen();
       try {
-        Process process = builder.start();
+        Process process = Launcher.start(builder);
         processes.add(process);
         return process;
       } catch (IOException e) {

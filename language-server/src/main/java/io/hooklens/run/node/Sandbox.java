@@ -1,5 +1,6 @@
 package io.hooklens.run.node;
 
+import io.hooklens.run.process.Launcher;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,10 +20,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
@@ -99,17 +98,6 @@ final class Sandbox {
   /** Where a container's end is taken in and what it left is killed: never a pod's loop or the common pool. */
   private static final ExecutorService REAPER = Executors.newCachedThreadPool(runnable -> {
     Thread thread = new Thread(runnable, "hooklens-reaper");
-    thread.setDaemon(true);
-    return thread;
-  });
-
-  /**
-   * Starts every process of the node. bubblewrap's {@code --die-with-parent} (the kernel's parent-death signal) fires
-   * when the thread that started it ends, not the process: a container started from a pooled thread that idles out
-   * would be killed with it. This one thread lives as long as the JVM.
-   */
-  private static final ExecutorService LAUNCHER = Executors.newSingleThreadExecutor(runnable -> {
-    Thread thread = new Thread(runnable, "hooklens-launcher");
     thread.setDaemon(true);
     return thread;
   });
@@ -787,24 +775,8 @@ final class Sandbox {
     if (workingDir != null) {
       builder.directory(Path.of(workingDir).toFile());
     }
-    Future<Process> started = LAUNCHER.submit(builder::start);
-    // Not given up on an interrupt: the process may already run, and only its caller can end it.
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return started.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    // From the launcher's thread: bubblewrap's --die-with-parent is tied to the thread that starts it.
+    return Launcher.start(builder);
   }
 
   /**
