@@ -345,8 +345,9 @@ final class Sandbox {
     if (!isolated) {
       return new PodNetwork(null, -1, LOOPBACK);
     }
-    Process holder = start(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net",
-        "--unshare-pid", "--die-with-parent", "sleep", "infinity"), Map.of(), null);
+    // bubblewrap arms --die-with-parent after it starts, too late if the JVM died first; the wrapper checks.
+    Process holder = start(Launcher.dyingWithJvm(List.of("bwrap", "--ro-bind", "/", "/", "--dev", "/dev",
+        "--unshare-net", "--unshare-pid", "--die-with-parent", "sleep", "infinity")), Map.of(), null);
     String own = Files.readSymbolicLink(Path.of("/proc/self/ns/net")).toString();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     while (System.nanoTime() < deadline && holder.isAlive()) {
