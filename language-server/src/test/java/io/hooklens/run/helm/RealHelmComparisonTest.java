@@ -68,7 +68,7 @@ class RealHelmComparisonTest {
 
   /** What one tool did in its namespace: each operation's changes, the objects left, its exit and output. */
   private record Observed(List<List<String>> operations, List<String> objects, List<String> secrets,
-      List<Boolean> succeeded, List<Long> millis, String output) {}
+      Map<String, Map<String, String>> metadata, List<Boolean> succeeded, List<Long> millis, String output) {}
 
   // Each tool runs each chart once; the tests compare what was seen from different sides.
   private static final Map<String, Observed> RUNS = new HashMap<>();
@@ -101,8 +101,9 @@ class RealHelmComparisonTest {
         "install", "upgrade"));
     System.out.println(sideBySide("helm-reference-failing", RUNS.get("helm failing"), RUNS.get("hooklens failing"),
         "install"));
-    for (String ours : List.of("hooklens reference", "hooklens failing")) {
-      System.out.println(RUNS.containsKey(ours) ? RUNS.get(ours).output() : "");
+    for (String run : List.of("helm reference", "helm failing", "hooklens reference", "hooklens failing")) {
+      System.out.println(RUNS.containsKey(run) ? run + ":\n" + RUNS.get(run).output().lines()
+          .filter(l -> !l.contains("[debug]")).collect(java.util.stream.Collectors.joining("\n")) : "");
     }
     if (history != null) {
       history.close();
@@ -144,6 +145,17 @@ class RealHelmComparisonTest {
   }
 
   @Test
+  void hookObjectsCarryWhatTheChartSaysAndOnlyHelmMarksTheReleasesOwnObjectsAsItsOwn() throws Exception {
+    Map<String, Map<String, String>> helm = new java.util.TreeMap<>(helmReference().metadata());
+    Map<String, Map<String, String>> ours = new java.util.TreeMap<>(ourReference().metadata());
+    // Helm's ownership marks, which its next upgrade checks before it adopts an object.
+    assertEquals(Map.of("label app.kubernetes.io/managed-by", "Helm", "annotation meta.helm.sh/release-name", RELEASE,
+        "annotation meta.helm.sh/release-namespace", "helm-helm-reference"), helm.remove("release-config"));
+    assertEquals(Map.of(), ours.remove("release-config"));
+    assertEquals(helm, ours);
+  }
+
+  @Test
   void aFailingHookStopsTheInstallAndDeletesByPolicyAsRealHelmDoes() throws Exception {
     Observed ours = ourFailing();
     Observed helm = helmFailing();
@@ -178,6 +190,53 @@ class RealHelmComparisonTest {
     assertEquals(plan.subList(0, helmCreated.size()), helmCreated);
     assertEquals(List.of("Pod/release-never"), plan.subList(helmCreated.size(), plan.size()),
         "only the hook after the failure is left out");
+  }
+
+  /**
+   * A pod that ended is deleted at once by the API server, so a hook runner creates the next of its name while the
+   * node still finishes with the old one: that work must not reach the new pod (Helm's before-hook-creation on a
+   * Pod hook showed it, the new pod marked Succeeded and deleted as it started).
+   */
+  @Test
+  void aPodRecreatedUnderItsNameAtOnceIsLeftToRunByTheNodesWorkForTheOldOne() throws Exception {
+    String namespace = "same-name";
+    KubernetesClient client = plane.client();
+    client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+        .create();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      var pods = client.pods().inNamespace(namespace);
+      pods.resource(sleeper(i)).create();
+      await(() -> "Succeeded".equals(phase(pods.withName("again").get())));
+      pods.withName("again").delete();
+      await(() -> pods.withName("again").get() == null);
+      expected.addAll(List.of("created Pod/again", "Succeeded Pod/again", "deleting Pod/again", "deleted Pod/again"));
+    }
+    var pods = client.pods().inNamespace(namespace);
+    pods.resource(sleeper(5)).create();
+    await(() -> "Succeeded".equals(phase(pods.withName("again").get())));
+    expected.addAll(List.of("created Pod/again", "Succeeded Pod/again"));
+    assertEquals(expected, history.of(namespace));
+  }
+
+  private static io.fabric8.kubernetes.api.model.Pod sleeper(int run) {
+    return new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata().withName("again").endMetadata()
+        .withNewSpec().withRestartPolicy("Never").addNewContainer().withName("run").withImage("debian:12")
+        .withCommand("sh", "-c", "sleep 0.5; echo run " + run).endContainer().endSpec().build();
+  }
+
+  private static String phase(io.fabric8.kubernetes.api.model.Pod pod) {
+    return pod == null || pod.getStatus() == null ? null : pod.getStatus().getPhase();
+  }
+
+  private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 60_000;
+    while (!condition.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("not within 60 s; so far: " + history.of("same-name"));
+      }
+      Thread.sleep(20);
+    }
   }
 
   /** Each operation's changes by Helm and by hooklens, line by line, and the objects each left. */
@@ -286,7 +345,7 @@ class RealHelmComparisonTest {
       changes.add(all.subList(before, all.size()));
       before = all.size();
     }
-    return new Observed(changes, objects(namespace), secrets(namespace), succeeded, millis, output.toString());
+    return new Observed(changes, objects(namespace), secrets(namespace), metadata(namespace), succeeded, millis, output.toString());
   }
 
   /** {@code hooklens run --event} for each operation, on one runner (so in one namespace) on the same cluster. */
@@ -315,7 +374,8 @@ class RealHelmComparisonTest {
         changes.add(all.subList(before, all.size()));
         before = all.size();
       }
-      return new Observed(changes, objects(runner.namespace()), secrets(runner.namespace()), succeeded, millis,
+      return new Observed(changes, objects(runner.namespace()), secrets(runner.namespace()),
+          metadata(runner.namespace()), succeeded, millis,
           output.toString());
     }
   }
@@ -331,6 +391,22 @@ class RealHelmComparisonTest {
         .filter(o -> o.getMetadata().getOwnerReferences() == null || o.getMetadata().getOwnerReferences().stream()
             .noneMatch(r -> "Job".equals(r.getKind())))
         .map(o -> HasMetadata.getKind(o.getClass()) + "/" + o.getMetadata().getName()).sorted().toList();
+  }
+
+  /** The labels and annotations of each ConfigMap left, by name, as they were created. */
+  private static Map<String, Map<String, String>> metadata(String namespace) {
+    Map<String, Map<String, String>> all = new java.util.TreeMap<>();
+    for (var map : plane.client().configMaps().inNamespace(namespace).list().getItems()) {
+      Map<String, String> marks = new java.util.TreeMap<>();
+      if (map.getMetadata().getLabels() != null) {
+        map.getMetadata().getLabels().forEach((k, v) -> marks.put("label " + k, v));
+      }
+      if (map.getMetadata().getAnnotations() != null) {
+        map.getMetadata().getAnnotations().forEach((k, v) -> marks.put("annotation " + k, v));
+      }
+      all.put(map.getMetadata().getName(), marks);
+    }
+    return all;
   }
 
   private static List<String> secrets(String namespace) {
