@@ -55,27 +55,44 @@ final class PodStatusWriter {
   enum Failure { NONE, DEADLINE_EXCEEDED, INIT_FAILED }
 
   void write(List<ContainerSlot> inits, List<ContainerSlot> apps, Failure failure) {
-    // A JSON patch replaces the whole status; a merge patch would merge the mock's container lists.
-    String body = Serialization.asJson(List.of(Map.of("op", "add", "path", "/status", "value",
-        status(inits, apps, failure))));
+    // A JSON patch replaces the whole status; a merge patch would merge the mock's container lists. Its test of
+    // the uid, as the kubelet's patch carries it, keeps a late write off a new pod of the same name.
+    String body = Serialization.asJson(List.of(Map.of("op", "test", "path", "/metadata/uid", "value", uid()),
+        Map.of("op", "add", "path", "/status", "value", status(inits, apps, failure))));
     try {
       api().subresource("status").patch(PatchContext.of(PatchType.JSON), body);
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 404 && !agent.closed()) {
+      if (!replaced(e) && !agent.closed()) {
         LOG.log(Level.WARNING, "cannot write status of " + pod.getMetadata().getName(), e);
       }
     }
   }
 
-  /** Removes the stopped pod from the API, as the kubelet does once a deleted pod's containers are gone. */
+  /**
+   * Removes the stopped pod from the API, as the kubelet does once a deleted pod's containers are gone: with its uid
+   * as a precondition, as the kubelet's status manager deletes, since a pod that ended is gone at once and a hook
+   * runner may already have created the next one of the same name.
+   */
   void remove() {
+    String url = agent.client().getMasterUrl().toString().replaceAll("/+$", "") + "/api/v1/namespaces/"
+        + pod.getMetadata().getNamespace() + "/pods/" + pod.getMetadata().getName();
     try {
-      api().withGracePeriod(0).delete();
+      agent.client().raw(url, "DELETE", Map.of("apiVersion", "v1", "kind", "DeleteOptions", "gracePeriodSeconds", 0,
+          "preconditions", Map.of("uid", uid())));
     } catch (KubernetesClientException e) {
-      if (!agent.closed()) {
+      if (!replaced(e) && !agent.closed()) {
         LOG.log(Level.WARNING, "cannot remove pod " + pod.getMetadata().getName(), e);
       }
     }
+  }
+
+  private String uid() {
+    return pod.getMetadata().getUid();
+  }
+
+  /** The pod is gone (404), or another of its name stands in its place (409 from a precondition, 422 from a test). */
+  private static boolean replaced(KubernetesClientException e) {
+    return e.getCode() == 404 || e.getCode() == 409 || e.getCode() == 422;
   }
 
   private PodResource api() {
