@@ -12,8 +12,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -25,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 
@@ -40,6 +44,9 @@ import javax.net.ssl.SSLContext;
  * (their parent-death signal); only the folder stays.
  */
 public final class ControlPlane implements LocalCluster {
+  private static final String FOLDER_PREFIX = "hooklens-envtest-";
+  // A run's folder: the prefix, the id of the JVM that made it, and createTempDirectory's random part.
+  private static final Pattern STALE = Pattern.compile(Pattern.quote(FOLDER_PREFIX) + "(\\d{1,18})-\\d+");
   public static final String NAMESPACE = "default";
   private static final String LOOPBACK = "127.0.0.1";
   private static final long POLL_MS = 50;
@@ -84,7 +91,9 @@ public final class ControlPlane implements LocalCluster {
     synchronized (this) {
       checkOpen();
       try {
-        dir = Files.createTempDirectory("hooklens-envtest-",
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        sweepStale(tmp);
+        dir = Files.createTempDirectory(tmp, FOLDER_PREFIX + ProcessHandle.current().pid() + "-",
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         ports = new Ports(freePort(), freePort(), freePort());
         url = "https://" + LOOPBACK + ":" + ports.apiServer();
@@ -313,6 +322,27 @@ public final class ControlPlane implements LocalCluster {
     if (dir != null) {
       deleteTree(dir);
       dir = null;
+    }
+  }
+
+  /**
+   * Removes the folders of runs whose JVM is gone: a SIGKILLed run's control plane dies with it, but no shutdown
+   * hook removes its folder. Only this user's own directories (never a link) named with a dead process's id.
+   */
+  static void sweepStale(Path tmp) {
+    try (Stream<Path> folders = Files.list(tmp)) {
+      UserPrincipal me = tmp.getFileSystem().getUserPrincipalLookupService()
+          .lookupPrincipalByName(System.getProperty("user.name"));
+      for (Path folder : folders.toList()) {
+        Matcher m = STALE.matcher(folder.getFileName().toString());
+        if (m.matches() && Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)
+            && me.equals(Files.getOwner(folder, LinkOption.NOFOLLOW_LINKS))
+            && ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty()) {
+          deleteTree(folder);
+        }
+      }
+    } catch (IOException | UncheckedIOException | NumberFormatException e) {
+      // A folder that cannot be listed or read is left as it is.
     }
   }
 
