@@ -442,7 +442,7 @@ public final class Runner implements AutoCloseable {
     if (agent != null) {
       String key = namespace + "/" + name;
       agent.timeline().listen(entry -> {
-        if (entry.pod().equals(key)) {
+        if (entry.pod().equals(key) && entry.mark() != Timeline.Mark.OUTPUT) {
           progress.line((agent.timeline().origin() + entry.nanos() - createdNanos[0]) / 1e9, name, describe(entry));
         }
       });
@@ -507,6 +507,7 @@ public final class Runner implements AutoCloseable {
       case SIGKILL -> "SIGKILL to " + who.strip() + detail;
       case EXITED -> "container " + who + "exited" + detail;
       case WARNING -> "warning" + detail;
+      case OUTPUT -> "output of " + who + "read";
     };
   }
 
@@ -527,7 +528,9 @@ public final class Runner implements AutoCloseable {
       boolean recorded = ended.stream().filter(Timeline.Entry::failed).allMatch(e -> events.stream().anyMatch(ev ->
           ev.reason().equals(e.mark() == Timeline.Mark.PRE_STOP_ENDED ? "FailedPreStopHook" : "FailedPostStartHook")
               && e.container().equals(ev.container())));
-      if (ended.size() >= started && recorded || System.nanoTime() > deadline) {
+      boolean read = entries.stream().filter(e -> e.mark() == Timeline.Mark.OUTPUT).count()
+          >= entries.stream().filter(e -> e.mark() == Timeline.Mark.EXITED).count();
+      if (ended.size() >= started && recorded && read || System.nanoTime() > deadline) {
         return events;
       }
       Thread.sleep(SETTLE_POLL_MS);

@@ -137,6 +137,44 @@ class RunCommandTest {
     assertTrue(verdict.get("text").asText().endsWith("— see HL122"), verdict.toString());
   }
 
+  @Test
+  void aCrashingContainerShowsEveryRunWithItsExitBackOffAndOutputInTextJsonAndSvg() throws Exception {
+    Path svg = dir.resolve("timeline.svg");
+    CliRun json = CliRun.of("run", "--yes", "--format", "json", "--timeline", svg.toString(),
+        manifest("crash-loop.yaml"));
+    JsonNode step = new ObjectMapper().readTree(json.out()).get("steps").get(0);
+    JsonNode app = step.get("containers").get(0);
+    assertEquals("app", app.get("name").asText());
+    JsonNode attempts = app.get("attempts");
+    assertEquals(2, attempts.size(), app.toString());
+    assertEquals(1, app.get("restartCount").asInt(), app.toString());
+    for (int i = 0; i < attempts.size(); i++) {
+      assertEquals(i, attempts.get(i).get("restartCount").asInt());
+      assertEquals(3, attempts.get(i).get("exitCode").asInt(), attempts.toString());
+      assertEquals("Error", attempts.get(i).get("reason").asText());
+    }
+    long restartedAfter = field(attempts.get(0), "backOffMs");
+    assertEquals(restartedAfter, field(attempts.get(1), "startedMs") - field(attempts.get(0), "exitedMs"));
+    assertTrue(attempts.get(1).get("backOffMs").isNull(), "the second run waits in back-off past the deletion");
+    assertEquals(field(attempts.get(1), "exitedMs"), field(app, "exitedMs"), "the container ended as its last run");
+    assertEquals("starting\nmissing-tool: not found\n".repeat(2), app.get("output").asText());
+    JsonNode web = step.get("containers").get(1);
+    assertTrue(web.get("output").asText().isEmpty(), web.toString());
+    assertTrue(field(web, "startedMs") > field(attempts.get(0), "startedMs"), "web starts after app");
+
+    String lines = Files.readString(svg);
+    Matcher runs = Pattern.compile("<line [^>]*stroke-width=\"2\"/>").matcher(lines);
+    assertTrue(runs.results().count() >= 3, "a line per run of app and one for web:\n" + lines);
+    assertTrue(lines.contains("container running") && lines.contains(">exit</text>"), "the legend:\n" + lines);
+
+    CliRun text = CliRun.of("run", "--yes", "--color", "never", manifest("crash-loop.yaml"));
+    for (String expected : List.of("app: sh -c 'echo starting; echo missing-tool: not found >&2; exit 3' "
+        + "(restartCount 1)", "    run 1: started at ", "    run 2: started at ", "exit 3 (Error) at",
+        "; the next run started ", "      | missing-tool: not found", "2 runs; exit 3 at")) {
+      assertTrue(text.out().contains(expected), expected + " in:\n" + text.out());
+    }
+  }
+
   /** No C0 control but line feed and tab, no DEL, no C1 control, no character that reorders a line. */
   private static void assertPrintable(String text, String what) {
     for (int i = 0; i < text.length(); i++) {

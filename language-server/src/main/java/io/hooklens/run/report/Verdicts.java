@@ -1,9 +1,11 @@
 package io.hooklens.run.report;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -22,11 +24,26 @@ public final class Verdicts {
 
   private Verdicts() {}
 
-  /** One verdict per hook of the step. */
+  /**
+   * One verdict per hook of the step: of a hook that ran for several runs of its container, the first run where it
+   * did not succeed (else the last), saying in how many runs it failed.
+   */
   public static List<Verdict> of(Step step, long startTimeoutMs) {
     List<Verdict> verdicts = new ArrayList<>();
+    Map<String, List<HookResult>> runs = new LinkedHashMap<>();
     for (HookResult hook : step.hooks()) {
-      verdicts.add("preStop".equals(hook.hook()) ? preStop(step, hook) : postStart(step, hook, startTimeoutMs));
+      runs.computeIfAbsent(hook.container() + "\u0000" + hook.hook(), k -> new ArrayList<>()).add(hook);
+    }
+    for (List<HookResult> same : runs.values()) {
+      HookResult hook = same.stream().filter(h -> !"succeeded".equals(h.status())).findFirst()
+          .orElse(same.get(same.size() - 1));
+      Verdict v = "preStop".equals(hook.hook()) ? preStop(step, hook) : postStart(step, hook, startTimeoutMs);
+      if (same.size() > 1) {
+        long failed = same.stream().filter(h -> !"succeeded".equals(h.status())).count();
+        v = new Verdict(v.container(), v.hook(), v.ok(), "in " + failed + " of " + same.size() + " runs: "
+            + v.text(), v.rules(), v.predicted());
+      }
+      verdicts.add(v);
     }
     return verdicts;
   }
