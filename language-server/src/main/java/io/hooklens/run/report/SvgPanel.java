@@ -1,20 +1,26 @@
 package io.hooklens.run.report;
 
+import io.hooklens.core.text.Printable;
+import java.util.List;
 import java.util.Locale;
 
 /** One timeline panel drawn into an SVG: its axis, its rows' runs, bars and marks, the grace period and notes. */
 final class SvgPanel {
+  private static final int NOTE_LINE = 16;
   private final StringBuilder body;
+  private final int width;
   private final int left;
   private final int chart;
   private final Scale scale;
 
   /**
+   * @param width the canvas's width
    * @param left where the chart begins (the labels are before it)
-   * @param chart the chart's width; the notes come after it
+   * @param chart the chart's width; the notes come after it, wrapped to the canvas
    */
-  SvgPanel(StringBuilder body, int left, int chart, Scale scale) {
+  SvgPanel(StringBuilder body, int width, int left, int chart, Scale scale) {
     this.body = body;
+    this.width = width;
     this.left = left;
     this.chart = chart;
     this.scale = scale;
@@ -26,7 +32,13 @@ final class SvgPanel {
 
   /** Draws the panel with its axis labels at {@code top}; returns where the next content may start. */
   int draw(Panel panel, int top) {
-    int bottom = top + 6 + SvgTimeline.ROW * panel.rows().size();
+    int noteChars = Math.max(1, (width - left - chart - 12 - SvgTimeline.MARGIN) / SvgTimeline.CHAR);
+    List<List<String>> notes = panel.rows().stream()
+        .map(r -> SvgTimeline.wrap(Printable.line(r.note()), noteChars, "  ")).toList();
+    int bottom = top + 6;
+    for (List<String> note : notes) {
+      bottom += height(note);
+    }
     for (long tick : scale.ticks()) {
       double x = x(tick * 1000);
       body.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"currentColor\" "
@@ -43,14 +55,19 @@ final class SvgPanel {
           + SvgTimeline.TERM + "\""));
     }
     int rowY = top + 6;
-    for (Panel.Row row : panel.rows()) {
-      row(row, rowY);
-      rowY += SvgTimeline.ROW;
+    for (int i = 0; i < panel.rows().size(); i++) {
+      row(panel.rows().get(i), notes.get(i), rowY);
+      rowY += height(notes.get(i));
     }
     return bottom + (panel.graceMs() == null ? 6 : 24);
   }
 
-  private void row(Panel.Row row, int rowY) {
+  /** A row's height: one row, or more for a note that wraps. */
+  private static int height(List<String> note) {
+    return SvgTimeline.ROW + NOTE_LINE * (note.size() - 1);
+  }
+
+  private void row(Panel.Row row, List<String> note, int rowY) {
     body.append(SvgTimeline.text(SvgTimeline.MARGIN, rowY + 16, row.label(), ""));
     for (Panel.Span span : row.spans()) {
       body.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
@@ -68,7 +85,9 @@ final class SvgPanel {
     for (Panel.Mark mark : row.marks()) {
       mark(body, x(mark.atMs()), rowY + 12, mark.symbol(), mark.name());
     }
-    body.append(SvgTimeline.text(left + chart + 12, rowY + 16, row.note(), "fill-opacity=\"0.8\""));
+    for (int i = 0; i < note.size(); i++) {
+      body.append(SvgTimeline.text(left + chart + 12, rowY + 16 + NOTE_LINE * i, note.get(i), "fill-opacity=\"0.8\""));
+    }
   }
 
   /** A mark's shape, centred at x and cy, with its name as a tooltip. */

@@ -18,8 +18,10 @@ public final class SvgTimeline {
   static final int CHAR = 8;
   static final int ROW = 24;
   static final int MIN_WIDTH = 560;
-  private static final int MIN_CHART = 240;
+  private static final int MIN_CHART = 200;
   private static final int MIN_NOTE = 140;
+  // Longer notes wrap, so that one long note does not make every chart small when a panel scales the image down.
+  private static final int MAX_NOTE = 240;
   static final int MARGIN = 10;
   static final String OK = "#2e9d4f";
   static final String FAILED = "#d64545";
@@ -39,7 +41,7 @@ public final class SvgTimeline {
     report.sequences().forEach(s -> panels.add(Panel.of(s)));
     int width = MIN_WIDTH;
     for (Panel panel : panels) {
-      width = Math.max(width, left(panel) + MIN_CHART + 12 + Math.max(MIN_NOTE, noteWidth(panel)) + MARGIN);
+      width = Math.max(width, left(panel) + MIN_CHART + 12 + noteWidth(panel) + MARGIN);
     }
     SvgTimeline svg = new SvgTimeline(width);
     for (Step step : report.steps()) {
@@ -64,8 +66,10 @@ public final class SvgTimeline {
     return 2 * MARGIN + CHAR * panel.rows().stream().mapToInt(r -> Printable.line(r.label()).length()).max().orElse(0);
   }
 
+  /** The note column's width: the longest note's, within bounds. */
   private static int noteWidth(Panel panel) {
-    return CHAR * panel.rows().stream().mapToInt(r -> Printable.line(r.note()).length()).max().orElse(0);
+    int longest = CHAR * panel.rows().stream().mapToInt(r -> Printable.line(r.note()).length()).max().orElse(0);
+    return Math.max(MIN_NOTE, Math.min(MAX_NOTE, longest));
   }
 
   private void step(Step step) {
@@ -106,7 +110,7 @@ public final class SvgTimeline {
 
   private void panel(Panel panel) {
     int left = left(panel);
-    int chart = width - left - 12 - Math.max(MIN_NOTE, noteWidth(panel)) - MARGIN;
+    int chart = width - left - 12 - noteWidth(panel) - MARGIN;
     Scale scale = Scale.of(panel.lastMs(), chart / 50);
     y += 4;
     for (String line : wrap(Printable.line(panel.title()), (width - 2 * MARGIN) / CHAR, "")) {
@@ -114,7 +118,7 @@ public final class SvgTimeline {
       draw(MARGIN, y, line, "font-weight=\"bold\"");
     }
     y += 20;
-    SvgPanel drawn = new SvgPanel(body, left, chart, scale);
+    SvgPanel drawn = new SvgPanel(body, width, left, chart, scale);
     y = drawn.draw(panel, y);
   }
 
