@@ -8,10 +8,11 @@ import java.util.Locale;
 
 /**
  * The timelines of a report as one standalone SVG: per step its panels, each hook a bar, each run of a container
- * a line, the grace period a dashed line, SIGTERM, SIGKILL, Running and exit as marks, and a legend for them. It
- * is as wide as its labels and notes need (within bounds that keep it legible when an editor panel scales it
- * down), and long headings and verdicts wrap. Text and axes use {@code currentColor}, dark on a light background
- * and light where the viewer prefers a dark scheme; the bar and mark colours are mid-tones that read on both.
+ * a line, the grace period a dashed line, SIGTERM, SIGKILL, Running and exit as marks, then the verdicts and the
+ * end of each output, and a legend for the marks. It is as wide as its labels and notes need (within bounds that
+ * keep it legible when an editor panel scales it down), and long headings, notes and verdicts wrap. Text and axes
+ * use {@code currentColor}, dark on a light background and light where the viewer prefers a dark scheme; the bar
+ * and mark colours are mid-tones that read on both.
  */
 public final class SvgTimeline {
   /** The advance of one character of the 13 px monospace font, rounded up, to size text before it is drawn. */
@@ -78,6 +79,7 @@ public final class SvgTimeline {
       panel(panel);
     }
     verdicts(step.verdicts());
+    y = SvgOutput.draw(body, step, y, width) + 8;
   }
 
   private void sequence(Sequence sequence) {

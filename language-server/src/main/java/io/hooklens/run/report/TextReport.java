@@ -242,29 +242,13 @@ public final class TextReport {
    * lines, and of those its last {@link #OUTPUT_BYTES} bytes.
    */
   private void output(String output, long droppedBytes, String indent) {
-    String text = output.stripTrailing();
-    int start = text.length();
-    int lines = 0;
-    long bytes = 0;
-    while (start > 0) {
-      int c = text.codePointBefore(start);
-      bytes += utf8Length(c);
-      if (c == '\n' && ++lines == OUTPUT_LINES || bytes > OUTPUT_BYTES) {
-        break;
-      }
-      start -= Character.charCount(c);
+    OutputTail tail = OutputTail.of(output, droppedBytes, OUTPUT_LINES, OUTPUT_BYTES);
+    if (tail.notShownBytes() > 0) {
+      line(indent + String.format(Locale.ROOT, "… %,d earlier bytes not shown", tail.notShownBytes()));
     }
-    long notShown = droppedBytes + text.substring(0, start).codePoints().map(TextReport::utf8Length).sum();
-    if (notShown > 0) {
-      line(indent + String.format(Locale.ROOT, "… %,d earlier bytes not shown", notShown));
-    }
-    for (String l : Printable.lines(text.substring(start)).split("\n", -1)) {
+    for (String l : tail.lines()) {
       line(indent + "| " + l);
     }
-  }
-
-  private static int utf8Length(int codePoint) {
-    return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
   }
 
   /** A value from the manifest or the run, on one line. */
