@@ -61,6 +61,7 @@ class RunCommandTest {
     assertEquals("preStop", hook.get("hook").asText());
     assertEquals("app", hook.get("container").asText());
     assertEquals("cut-off", hook.get("status").asText());
+    assertEquals("grace period of 2 s is over", hook.get("message").asText(), hook.toString());
     assertEquals("exec sh -c 'echo draining; sleep 6'", hook.get("handler").asText());
     assertTrue(hook.get("output").asText().contains("draining"), hook.toString());
     Timing.assertAt(2000, field(hook, "endMs") - field(hook, "startMs"), "preStop until cut off");
@@ -173,6 +174,61 @@ class RunCommandTest {
         "; the next run started ", "      | missing-tool: not found", "2 runs; exit 3 at")) {
       assertTrue(text.out().contains(expected), expected + " in:\n" + text.out());
     }
+  }
+
+  @Test
+  void aHookCreatedAgainIsReplacedUnderBeforeHookCreationAndRefusedWithTheApiServersOwnWordsOtherwise()
+      throws Exception {
+    CliRun json = CliRun.of("run", "--yes", "--format", "json", "--event", "install", manifest("hook-twice.yaml"));
+    assertEquals(1, json.exit(), json.err());
+    JsonNode sequence = new ObjectMapper().readTree(json.out()).get("sequences").get(0);
+    List<String> replaced = new ArrayList<>();
+    String refused = null;
+    for (JsonNode item : sequence.get("items")) {
+      if (item.get("replacedExisting").asBoolean()) {
+        replaced.add(item.get("group").asText() + " " + item.get("what").asText());
+      }
+      if ("not-created".equals(item.get("outcome").asText())) {
+        refused = item.get("message").asText();
+      }
+    }
+    assertEquals(List.of("post-install ConfigMap/replaced"), replaced, sequence.toString());
+    assertTrue(refused != null && refused.startsWith("warning: Hook post-install ConfigMap/kept failed: ")
+        && refused.contains("already exists") && !refused.contains("Failure executing")
+        && !refused.contains("Received status"), refused);
+    assertEquals(refused, sequence.get("error").asText());
+
+    CliRun text = CliRun.of("run", "--yes", "--color", "never", "--event", "install", manifest("hook-twice.yaml"));
+    assertTrue(text.out().contains("    before-hook-creation deleted the ConfigMap/replaced an earlier run left, "
+        + "then created it anew"), text.out());
+    assertFalse(text.out().contains("Received status"), text.out());
+  }
+
+  @Test
+  void aFailedHooksOutputIsShownOnceAsLinesNotQuotedAgainInItsMessageAndVerdict() throws Exception {
+    Path file = dir.resolve("multi.yaml");
+    Files.writeString(file, """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: multi
+        spec:
+          terminationGracePeriodSeconds: 2
+          containers:
+            - name: app
+              image: debian:12
+              command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 0.1; done"]
+              lifecycle:
+                preStop:
+                  exec:
+                    command: ["sh", "-c", "echo first line; echo answer $((6*7)) >&2; exit 2"]
+        """);
+    CliRun r = CliRun.of("run", "--yes", "--color", "never", file.toString());
+    assertEquals(1, r.exit(), r.err());
+    String out = r.out();
+    assertTrue(out.contains("exited with 2; see its output\n    output:\n      | first line\n      | answer 42\n"), out);
+    assertEquals(1, out.split("answer 42", -1).length - 1, "the output once:\n" + out);
+    assertFalse(out.contains("\\n"), out);
   }
 
   /** No C0 control but line feed and tab, no DEL, no C1 control, no character that reorders a line. */

@@ -62,8 +62,8 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
         continue;
       }
       Style style = List.of("succeeded", "recorded").contains(item.outcome()) ? Style.OK : Style.FAILED;
-      String note = item.outcome().replace('-', ' ') + " in " + Verdicts.seconds(item.durationMs())
-          + (item.deletedBy() == null ? "" : ", " + item.deletedBy());
+      String note = (item.replacedExisting() ? "replaced the old one; " : "") + item.outcome().replace('-', ' ')
+          + " in " + Verdicts.seconds(item.durationMs()) + (item.deletedBy() == null ? "" : ", " + item.deletedBy());
       rows.add(new Row(label, List.of(new Bar(item.startMs(), item.endMs(), style)), List.of(), marks, note));
     }
     return new Panel(helm ? "helm " + sequence.name() + " (0 = start)"

@@ -146,7 +146,7 @@ public final class TextReport {
       String status = switch (h.status()) {
         case "succeeded" -> paint(GREEN, "succeeded") + took;
         case "cut-off" -> paint(RED, "cut off") + took + " (grace period over)";
-        case "failed" -> paint(RED, "failed") + took + ": " + shown(h.message());
+        case "failed" -> paint(RED, "failed") + took + ": " + shown(Verdicts.withoutOutput(h));
         case "running" -> paint(RED, "still running");
         case "unknown" -> "ran; its end is not visible through the API";
         default -> "not run";
@@ -197,6 +197,9 @@ public final class TextReport {
           .append(shown(String.join(",", item.policies())));
     }
     line(head.toString());
+    if (item.replacedExisting()) {
+      line("    before-hook-creation deleted the " + shown(item.what()) + " an earlier run left, then created it anew");
+    }
     boolean ok = "succeeded".equals(item.outcome());
     line("    " + paint(ok ? GREEN : RED, shown(item.outcome().replace('-', ' '))) + " after "
         + Verdicts.seconds(item.durationMs()) + (ok || item.message() == null || item.message().isEmpty() ? ""

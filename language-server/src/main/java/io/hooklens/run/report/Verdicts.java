@@ -126,7 +126,27 @@ public final class Verdicts {
   }
 
   private static String message(HookResult hook) {
-    return hook.message() == null ? "no message" : hook.message();
+    return hook.message() == null ? "no message" : withoutOutput(hook);
+  }
+
+  /**
+   * A hook's message without the end of its output that the kubelet's message quotes, when the output is reported
+   * beside it: said once, as lines, rather than again on one line.
+   */
+  static String withoutOutput(HookResult hook) {
+    String message = hook.message();
+    String output = hook.output() == null ? "" : hook.output().strip();
+    if (message == null || output.isEmpty()) {
+      return message;
+    }
+    for (int at = message.indexOf(": "); at >= 0; at = message.indexOf(": ", at + 1)) {
+      String quoted = message.substring(at + 2).strip();
+      quoted = quoted.startsWith("…") ? quoted.substring(1) : quoted;
+      if (!quoted.isEmpty() && output.endsWith(quoted)) {
+        return message.substring(0, at) + "; see its output";
+      }
+    }
+    return message;
   }
 
   private static Verdict verdict(HookResult hook, boolean ok, String text, String rule) {

@@ -75,7 +75,7 @@ class HostileOutputReportTest {
         List.of("hook-succeeded" + HOSTILE), "failed", "BackoffLimitExceeded" + HOSTILE, 10, 900, null, null,
         List.of(new Sequence.PodOutput("migrate-x" + HOSTILE, "Failed", null, List.of(new Sequence.ContainerOutput(
             CONTAINER, 1, "Error", "exit " + HOSTILE, 0, podOutput.text(), podOutput.droppedBytes())))),
-        List.of("tag" + HOSTILE), predicted));
+        List.of("tag" + HOSTILE), predicted, true));
     Sequence sequence = new Sequence("helm", "install" + HOSTILE, "default", items, "failed " + HOSTILE, 1000,
         SequenceVerdicts.helm("install", items), List.of("note " + HOSTILE));
     return new RunReport(RunReport.VERSION, "chart" + HOSTILE, "embedded", true, List.of(step), List.of(sequence),

@@ -85,15 +85,15 @@ class SvgTimelineRenderTest {
         Verdicts.of(step, 30_000), step.notes());
     List<Sequence.Item> items = List.of(
         new Sequence.Item("pre", "hook", "recreateParams.pre", null, List.of("Retry"), "succeeded", "", 0, 12_700,
-            null, null, List.of(), List.of(), List.of()),
+            null, null, List.of(), List.of(), List.of(), false),
         new Sequence.Item("deployer", "scale", "scale shop-1 up to 2", null, List.of(), "recorded", "", 12_800,
-            12_800, null, null, List.of(), List.of(), List.of()),
+            12_800, null, null, List.of(), List.of(), List.of(), false),
         new Sequence.Item("post", "hook", "recreateParams.post", null, List.of("Abort"), "failed",
             "the post hook failed: pod shop-1-hook-post failed, aborting rollout of default/shop-1", 12_900, 13_200,
-            null, null, List.of(), List.of(), List.of()),
+            null, null, List.of(), List.of(), List.of(), false),
         new Sequence.Item("deployer", "controller", "rollout failed: the DeploymentConfig controller scales shop-1 "
             + "to 0; with no earlier complete deployment nothing serves", null, List.of(), "recorded", "", 13_300,
-            13_300, null, null, List.of(), List.of(), List.of()));
+            13_300, null, null, List.of(), List.of(), List.of(), false));
     Sequence rollout = new Sequence("rollout", "DeploymentConfig/shop", "default", items,
         "post hook failed: the post hook failed: pod shop-1-hook-post failed, aborting rollout of default/shop-1",
         13_400, SequenceVerdicts.rollout(items), List.of());
