@@ -56,6 +56,9 @@ public final class TextReport {
   }
 
   private void report(RunReport report) {
+    line("cluster: " + shown(report.target()) + (report.clusterStartMs() == null ? ""
+        : ", ready " + Verdicts.seconds(report.clusterStartMs()) + " after it was started"));
+    line("");
     for (Step step : report.steps()) {
       heading(step);
       for (Panel panel : Panel.of(step)) {

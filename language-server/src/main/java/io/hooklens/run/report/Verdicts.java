@@ -40,8 +40,11 @@ public final class Verdicts {
       Verdict v = "preStop".equals(hook.hook()) ? preStop(step, hook) : postStart(step, hook, startTimeoutMs);
       if (same.size() > 1) {
         long failed = same.stream().filter(h -> !"succeeded".equals(h.status())).count();
-        v = new Verdict(v.container(), v.hook(), v.ok(), "in " + failed + " of " + same.size() + " runs: "
-            + v.text(), v.rules(), v.predicted());
+        String count = failed == 0 ? "; the same in all " + same.size() + " runs"
+            : "; it failed in " + failed + " of " + same.size() + " runs";
+        int see = v.text().lastIndexOf(" — see ");
+        String text = see < 0 ? v.text() + count : v.text().substring(0, see) + count + v.text().substring(see);
+        v = new Verdict(v.container(), v.hook(), v.ok(), text, v.rules(), v.predicted());
       }
       verdicts.add(v);
     }

@@ -79,7 +79,7 @@ class HostileOutputReportTest {
     Sequence sequence = new Sequence("helm", "install" + HOSTILE, "default", items, "failed " + HOSTILE, 1000,
         SequenceVerdicts.helm("install", items), List.of("note " + HOSTILE));
     return new RunReport(RunReport.VERSION, "chart" + HOSTILE, "embedded", true, List.of(step), List.of(sequence),
-        List.of("warning " + HOSTILE));
+        List.of("warning " + HOSTILE), 1200L);
   }
 
   /** No C0 control but line feed and tab, no DEL, no C1 control, no character that reorders a line. */

@@ -31,7 +31,7 @@ class PanelTest {
     assertEquals(List.of(new Panel.Span(900, start.lastMs())), row(start, "app").spans());
     assertEquals(950, row(start, "app postStart").bars().get(0).fromMs());
     String text = TextReport.timelines(new RunReport(1, "p.yaml", "embedded", true, List.of(step()), List.of(),
-        List.of()), 100);
+        List.of(), 900L), 100);
     String appRow = text.lines().filter(l -> l.startsWith("  app ") && !l.contains("postStart")).findFirst()
         .orElseThrow();
     String axis = text.lines().filter(l -> l.strip().startsWith("0s")).findFirst().orElseThrow();

@@ -97,7 +97,8 @@ class SvgTimelineRenderTest {
     Sequence rollout = new Sequence("rollout", "DeploymentConfig/shop", "default", items,
         "post hook failed: the post hook failed: pod shop-1-hook-post failed, aborting rollout of default/shop-1",
         13_400, SequenceVerdicts.rollout(items), List.of());
-    return new RunReport(RunReport.VERSION, "shop.yaml", "embedded", true, List.of(step), List.of(rollout), List.of());
+    return new RunReport(RunReport.VERSION, "shop.yaml", "embedded", true, List.of(step), List.of(rollout), List.of(),
+        900L);
   }
 
   private static Optional<Path> chromium() {
