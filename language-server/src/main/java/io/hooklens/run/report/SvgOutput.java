@@ -29,6 +29,21 @@ final class SvgOutput {
     return y;
   }
 
+  /** Draws what the pods of a sequence's hooks printed, from {@code y}; returns the y below them. */
+  static int draw(StringBuilder body, Sequence sequence, int y, int width) {
+    int chars = (width - 2 * SvgTimeline.MARGIN - INDENT) / SvgTimeline.CHAR;
+    for (Sequence.Item item : sequence.items()) {
+      for (Sequence.PodOutput pod : item.pods()) {
+        for (Sequence.ContainerOutput c : pod.containers()) {
+          String runs = c.restarts() > 0 ? " (its " + (c.restarts() + 1) + " runs)" : "";
+          y = output(body, "output of " + item.what() + ", pod " + pod.name() + ", " + c.name() + runs, c.output(),
+              c.outputDroppedBytes(), y, chars);
+        }
+      }
+    }
+    return y;
+  }
+
   private static int output(StringBuilder body, String title, String output, long dropped, int y, int chars) {
     if (output == null || output.isBlank()) {
       return y;

@@ -89,6 +89,7 @@ public final class SvgTimeline {
     }
     panel(Panel.of(sequence));
     verdicts(sequence.verdicts());
+    y = SvgOutput.draw(body, sequence, y, width) + 8;
   }
 
   private void heading(String text, String fill) {

@@ -155,6 +155,7 @@ class HostileOutputReportTest {
     assertTrue(doc.getDocumentElement().getTextContent().contains("app\\x1b]0;pwned\\x07"), svg);
     // The end of each output, escaped, each line cut to the canvas.
     assertTrue(svg.contains("output of app\\x1b]0;pwned"), svg);
+    assertTrue(svg.contains("output of Job/migrate\\x1b]0;pwned"), svg);
     assertTrue(svg.contains("line 30 \\x1b]0;pwned\\x07") && !svg.contains("line 25 "), svg);
     assertTrue(svg.length() < 60_000, "two outputs of 1 MB give a small image: " + svg.length());
   }

@@ -85,7 +85,9 @@ class SvgTimelineRenderTest {
         Verdicts.of(step, 30_000), step.notes());
     List<Sequence.Item> items = List.of(
         new Sequence.Item("pre", "hook", "recreateParams.pre", null, List.of("Retry"), "succeeded", "", 0, 12_700,
-            null, null, List.of(), List.of(), List.of(), false),
+            null, null, List.of(new Sequence.PodOutput("shop-1-hook-pre", "Succeeded", null, List.of(
+                new Sequence.ContainerOutput("lifecycle", 0, "Completed", null, 2, "migrating shop-1, try 1\n"
+                    + "migrating shop-1, try 2\nmigrating shop-1, try 3\n", 0)))), List.of(), List.of(), false),
         new Sequence.Item("deployer", "scale", "scale shop-1 up to 2", null, List.of(), "recorded", "", 12_800,
             12_800, null, null, List.of(), List.of(), List.of(), false),
         new Sequence.Item("post", "hook", "recreateParams.post", null, List.of("Abort"), "failed",
@@ -141,7 +143,8 @@ class SvgTimelineRenderTest {
     double shown = 13 * result.get("scale").asDouble();
     assertTrue(shown >= LEGIBLE_PX, "text shown at " + shown + " px in a " + width + " px panel");
     for (String expected : List.of("already live", "grace period ends", "container running", "SIGKILL",
-        "nothing serves", "output of payments-gateway-sidecar (its 2 runs)", "missing-tool: not found")) {
+        "nothing serves", "output of payments-gateway-sidecar (its 2 runs)", "missing-tool: not found",
+        "output of recreateParams.pre, pod shop-1-hook-pre, lifecycle (its 3 runs)", "migrating shop-1, try 3")) {
       assertTrue(svg.contains(expected), expected + " in:\n" + svg);
     }
   }
