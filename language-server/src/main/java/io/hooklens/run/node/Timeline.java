@@ -23,8 +23,8 @@ public final class Timeline {
 
   /**
    * One entry. {@code nanos} counts from the timeline's origin; {@code failed} is set on hook ends that
-   * failed; {@code detail} is a message or exit status, {@code output} the end of what a hook (or, on {@link Mark#OUTPUT}, a container) printed, after
-   * {@code outputDroppedBytes} bytes that were not kept.
+   * failed; {@code detail} is a message or exit status, {@code output} the end of what a hook (or, on
+   * {@link Mark#OUTPUT}, a container) printed, after {@code outputDroppedBytes} bytes that were not kept.
    */
   public record Entry(long nanos, String pod, String container, Mark mark, boolean failed, String detail,
       String output, long outputDroppedBytes) {
