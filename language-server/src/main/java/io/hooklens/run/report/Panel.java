@@ -137,6 +137,8 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
       }
       if (c.exitedMs() != null && c.exitedMs() >= delete) {
         notes.add("exit " + c.exitCode() + " at " + Verdicts.seconds(c.exitedMs() - delete));
+      } else if (c.exitedMs() != null) {
+        notes.add("had ended before (exit " + c.exitCode() + ")");
       }
       rows.add(new Row(c.name(), List.of(), stopSpans(c, delete, last), marks, String.join(", ", notes)));
     }

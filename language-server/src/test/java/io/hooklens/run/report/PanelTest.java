@@ -45,5 +45,8 @@ class PanelTest {
     assertEquals(List.of(new Panel.Span(1000, 1100), new Panel.Span(2300, 2500)), job.spans());
     assertEquals(List.of('x', 'x'), job.marks().stream().map(Panel.Mark::symbol).toList());
     assertEquals("2 runs; exit 3 at 2.5 s", job.note());
+    Panel.Row stopped = row(Panel.of(step()).get(1), "job");
+    assertEquals(List.of(), stopped.spans());
+    assertEquals("had ended before (exit 3)", stopped.note());
   }
 }
