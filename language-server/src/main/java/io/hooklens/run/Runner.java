@@ -88,6 +88,7 @@ public final class Runner implements AutoCloseable {
   private volatile PodObserver watching;
   private KubernetesClient client;
   private String namespace;
+  private Long clusterStartMs;
   private final List<String> created = new ArrayList<>();
 
   private Runner(String context, Path kubeconfig, boolean envtest, Path kubeAssets, Images images,
@@ -179,7 +180,7 @@ public final class Runner implements AutoCloseable {
       Step step = new StepBuilder(pod, runner.namespace, created, System.nanoTime(), observer.goneNanos(), List.of(),
           null, 1000).fromApi(observer, runner.events(pod.podName()));
       RunReport report = new RunReport(RunReport.VERSION, plan.source(), "embedded", false, List.of(step), List.of(),
-          List.of());
+          List.of(), null);
       TextReport.render(report, 100, true);
       SvgTimeline.render(report);
       JsonReport.render(report);
@@ -239,7 +240,7 @@ public final class Runner implements AutoCloseable {
       throw new RunException("the cluster refused a request: " + apiMessage(e), e);
     }
     return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), steps,
-        List.of(), notes(steps));
+        List.of(), notes(steps), clusterStartMs);
   }
 
   /**
@@ -283,10 +284,11 @@ public final class Runner implements AutoCloseable {
       throw new InterruptedException("the run was stopped");
     }
     return new RunReport(RunReport.VERSION, plan.source(), target(), context == null && agent.isolated(), List.of(),
-        List.of(sequence), notes(List.of()));
+        List.of(sequence), notes(List.of()), clusterStartMs);
   }
 
   private void open() throws InterruptedException {
+    long start = System.nanoTime();
     synchronized (lock) {
       if (closed) {
         throw new IllegalStateException("the runner is closed");
@@ -314,6 +316,7 @@ public final class Runner implements AutoCloseable {
         jobs = JobController.start(client);
         namespace = embedded.namespace();
         writeApiConfig();
+        clusterStartMs = (System.nanoTime() - start) / 1_000_000;
         return;
       }
       plane = starting;
@@ -337,6 +340,7 @@ public final class Runner implements AutoCloseable {
       client = api;
       namespace = starting.namespace();
       writeApiConfig();
+      clusterStartMs = (System.nanoTime() - start) / 1_000_000;
     }
   }
 
@@ -486,7 +490,7 @@ public final class Runner implements AutoCloseable {
     if (agent != null) {
       String key = namespace + "/" + name;
       agent.timeline().listen(entry -> {
-        if (entry.pod().equals(key)) {
+        if (entry.pod().equals(key) && entry.mark() != Timeline.Mark.OUTPUT) {
           progress.line((agent.timeline().origin() + entry.nanos() - createdNanos[0]) / 1e9, name, describe(entry));
         }
       });
@@ -551,6 +555,7 @@ public final class Runner implements AutoCloseable {
       case SIGKILL -> "SIGKILL to " + who.strip() + detail;
       case EXITED -> "container " + who + "exited" + detail;
       case WARNING -> "warning" + detail;
+      case OUTPUT -> "output of " + who + "read";
     };
   }
 
@@ -571,7 +576,9 @@ public final class Runner implements AutoCloseable {
       boolean recorded = ended.stream().filter(Timeline.Entry::failed).allMatch(e -> events.stream().anyMatch(ev ->
           ev.reason().equals(e.mark() == Timeline.Mark.PRE_STOP_ENDED ? "FailedPreStopHook" : "FailedPostStartHook")
               && e.container().equals(ev.container())));
-      if (ended.size() >= started && recorded || System.nanoTime() > deadline) {
+      boolean read = entries.stream().filter(e -> e.mark() == Timeline.Mark.OUTPUT).count()
+          >= entries.stream().filter(e -> e.mark() == Timeline.Mark.EXITED).count();
+      if (ended.size() >= started && recorded && read || System.nanoTime() > deadline) {
         return events;
       }
       Thread.sleep(SETTLE_POLL_MS);

@@ -39,16 +39,17 @@ final class SequenceBuilder {
     List<HelmHooks.PhaseResult> phases = result.phases();
     List<Sequence.Item> items = new ArrayList<>(phaseItems(phases.isEmpty() ? List.of() : phases.subList(0, 1)));
     HelmHooks.ReleaseResult release = result.release();
-    String error = phases.stream().map(HelmHooks.PhaseResult::error).filter(e -> e != null).findFirst().orElse(null);
+    String error = phases.stream().map(HelmHooks.PhaseResult::error).filter(e -> e != null).findFirst()
+        .map(ClientMessages::plain).orElse(null);
     if (release != null) {
       String what = release.action() + " " + (release.objects().isEmpty() ? "nothing" : String.join(", ",
           release.objects())) + (release.kept().isEmpty() ? "" : "; kept by resource-policy: "
           + String.join(", ", release.kept()));
       items.add(new Sequence.Item("release", "release", what, null, List.of(), release.error() == null ? "succeeded"
-          : "failed", release.error() == null ? "" : release.error(), ms(release.startNanos()), ms(release.endNanos()),
-          null, null, List.of(), List.of(), List.of()));
+          : "failed", release.error() == null ? "" : ClientMessages.plain(release.error()), ms(release.startNanos()),
+          ms(release.endNanos()), null, null, List.of(), List.of(), List.of(), false));
       if (error == null) {
-        error = release.error();
+        error = ClientMessages.plain(release.error());
       }
     }
     if (phases.size() > 1) {
@@ -61,7 +62,7 @@ final class SequenceBuilder {
   /** A single event's hooks. */
   Sequence event(HelmHooks.PhaseResult phase, long end) {
     List<Sequence.Item> items = phaseItems(List.of(phase));
-    return new Sequence("helm", plan.name(), namespace, items, phase.error(), ms(end),
+    return new Sequence("helm", plan.name(), namespace, items, ClientMessages.plain(phase.error()), ms(end),
         SequenceVerdicts.helm(plan.name(), items), List.of());
   }
 
@@ -78,11 +79,12 @@ final class SequenceBuilder {
           policies.set(0, policies.get(0) + " (default)");
         }
         items.add(new Sequence.Item(phase.event(), "hook", hook.kind() + "/" + hook.name(), hook.weight(),
-            List.copyOf(policies), hook.outcome().name().toLowerCase(Locale.ROOT).replace('_', '-'), hook.message(),
+            List.copyOf(policies), hook.outcome().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+            ClientMessages.plain(hook.message()),
             ms(hook.createdNanos()), ms(hook.finishedNanos()),
             hook.deletion() == null ? null : hook.deletion().policy().annotation(),
             hook.deletion() == null ? null : ms(hook.deletion().nanos()), pods(hook.pods()), List.of(),
-            resource == null ? List.of() : predictions(resource.root().range())));
+            resource == null ? List.of() : predictions(resource.root().range()), hook.replacedExisting()));
       }
     }
     return items;
@@ -103,7 +105,7 @@ final class SequenceBuilder {
           step.description(), null, step.policy() == null ? List.of()
           : List.of(step.policy()), step.outcome().name().toLowerCase(Locale.ROOT), step.message(),
           ms(step.startNanos()), ms(step.endNanos()), null, null, step.run() == null ? List.of()
-          : pods(List.of(step.run())), step.tags(), predicted));
+          : pods(List.of(step.run())), step.tags(), predicted, false));
     }
     List<String> notes = new ArrayList<>();
     notes.add("the new deployment is " + rollout.deployment() + " (strategy " + rollout.strategy() + "); there are no "

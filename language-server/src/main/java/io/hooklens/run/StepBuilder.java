@@ -66,37 +66,9 @@ final class StepBuilder {
       }
     }
     for (ContainerPlan c : plan.containers()) {
-      PodObserver.Seen seen = observer.container(c.name());
-      containers.add(new ContainerResult(c.name(), RunPlan.shell(c.command()),
-          at(entries, origin, c.name(), Mark.CONTAINER_STARTED), at(entries, origin, c.name(), Mark.RUNNING),
-          at(entries, origin, c.name(), Mark.EXITED), seen.exitCode, seen.reason));
-      for (PlannedHook h : c.hooks()) {
-        boolean post = "postStart".equals(h.hook());
-        Optional<Timeline.Entry> start = first(entries, c.name(), post ? Mark.POST_START_STARTED : Mark.PRE_STOP_STARTED);
-        Optional<Timeline.Entry> end = first(entries, c.name(), post ? Mark.POST_START_ENDED : Mark.PRE_STOP_ENDED);
-        Optional<Timeline.Entry> cut = post ? Optional.empty() : first(entries, c.name(), Mark.PRE_STOP_ABANDONED);
-        String status;
-        Timeline.Entry last;
-        if (start.isEmpty()) {
-          status = "not-run";
-          last = null;
-        } else if (cut.isPresent() && (end.isEmpty() || end.get().nanos() > cut.get().nanos())) {
-          status = "cut-off";
-          last = cut.get();
-        } else if (end.isPresent()) {
-          status = end.get().failed() ? "failed" : "succeeded";
-          last = end.get();
-        } else {
-          status = "running";
-          last = null;
-        }
-        Timeline.Entry output = end.orElse(null);
-        hooks.add(new HookResult(c.name(), h.hook(), h.description(),
-            start.map(e -> (origin + e.nanos() - createdNanos) / 1_000_000).orElse(null),
-            last == null ? null : (origin + last.nanos() - createdNanos) / 1_000_000, status,
-            "failed".equals(status) ? end.get().detail().strip() : null, output == null ? "" : output.output(),
-            output == null ? 0 : output.outputDroppedBytes(), predictions(h)));
-      }
+      ContainerRuns runs = new ContainerRuns(c, entries, e -> (origin + e.nanos() - createdNanos) / 1_000_000);
+      containers.add(runs.result(observer.container(c.name())));
+      hooks.addAll(runs.hooks(this::predictions));
     }
     return withVerdicts(new Step("pod", "delete", plan.resource(), namespace, plan.podName(), plan.graceSeconds(),
         ms(deleteNanos), ms(goneNanos), "node", containers, hooks, signals, events, List.of(), notes));
@@ -112,7 +84,7 @@ final class StepBuilder {
         + "are not visible from here, and a SIGKILL is inferred from exit code 137");
     for (ContainerPlan c : plan.containers()) {
       PodObserver.Seen seen = observer.container(c.name());
-      containers.add(new ContainerResult(c.name(), RunPlan.shell(c.command()), null, ms(seen.runningNanos),
+      containers.add(ContainerResult.seen(c.name(), RunPlan.shell(c.command()), ms(seen.runningNanos),
           ms(seen.terminatedNanos), seen.exitCode, seen.reason));
       if (seen.exitCode != null && seen.exitCode == SIGKILL_EXIT) {
         signals.add(new Signal(c.name(), "SIGKILL", ms(seen.terminatedNanos)));
@@ -134,7 +106,7 @@ final class StepBuilder {
           status = failed.isPresent() ? "failed" : seen.runningNanos != null ? "unknown" : "not-run";
         }
         hooks.add(new HookResult(c.name(), h.hook(), h.description(), start, end, status,
-            failed.map(EventRecord::message).orElse(null), "", 0, predictions(h)));
+            failed.map(EventRecord::message).orElse(null), "", 0, predictions(h), 0));
       }
     }
     return withVerdicts(new Step("pod", "delete", plan.resource(), namespace, plan.podName(), plan.graceSeconds(),
@@ -145,14 +117,6 @@ final class StepBuilder {
     return new Step(s.kind(), s.trigger(), s.resource(), s.namespace(), s.pod(), s.graceSeconds(), s.deleteMs(),
         s.goneMs(), s.timing(), s.containers(), s.hooks(), s.signals(), s.events(), Verdicts.of(s, startTimeoutMs),
         s.notes());
-  }
-
-  private static Optional<Timeline.Entry> first(List<Timeline.Entry> entries, String container, Mark mark) {
-    return entries.stream().filter(e -> e.mark() == mark && container.equals(e.container())).findFirst();
-  }
-
-  private Long at(List<Timeline.Entry> entries, long origin, String container, Mark mark) {
-    return first(entries, container, mark).map(e -> (origin + e.nanos() - createdNanos) / 1_000_000).orElse(null);
   }
 
   /** The static findings that start inside the hook's handler. */

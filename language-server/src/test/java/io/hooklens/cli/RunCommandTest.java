@@ -50,6 +50,7 @@ class RunCommandTest {
     JsonNode report = new ObjectMapper().readTree(r.out());
     assertEquals(1, report.get("version").asInt());
     assertEquals("embedded", report.get("target").asText());
+    assertTrue(field(report, "clusterStartMs") > 0, report.toString());
     assertTrue(report.get("isolated").asBoolean());
     assertFalse(report.get("succeeded").asBoolean());
     JsonNode step = report.get("steps").get(0);
@@ -61,6 +62,7 @@ class RunCommandTest {
     assertEquals("preStop", hook.get("hook").asText());
     assertEquals("app", hook.get("container").asText());
     assertEquals("cut-off", hook.get("status").asText());
+    assertEquals("grace period of 2 s is over", hook.get("message").asText(), hook.toString());
     assertEquals("exec sh -c 'echo draining; sleep 6'", hook.get("handler").asText());
     assertTrue(hook.get("output").asText().contains("draining"), hook.toString());
     Timing.assertAt(2000, field(hook, "endMs") - field(hook, "startMs"), "preStop until cut off");
@@ -97,7 +99,8 @@ class RunCommandTest {
     CliRun r = CliRun.of("run", "--yes", "--color", "never", manifest("clean.yaml"));
     assertEquals(0, r.exit(), r.err() + r.out());
     String out = r.out();
-    assertTrue(out.startsWith("Deployment/clean → pod clean-deployment (namespace default, grace period 2 s)"), out);
+    assertTrue(out.matches("(?s)cluster: embedded, ready [0-9]+\\.[0-9] s after it was started\n\n"
+        + "Deployment/clean → pod clean-deployment \\(namespace default, grace period 2 s\\)\n.*"), out);
     for (String expected : List.of("Start (0 = pod created)", "Termination (0 = deletion, grace period 2 s)",
         "app preStop", "Events", "Killing", "| started from postStart", "| bye",
         "✓ app: postStart succeeded in", "static analysis: no finding on this hook")) {
@@ -158,6 +161,89 @@ class RunCommandTest {
         verdict.toString());
     assertEquals("HL122", verdict.get("rules").get(0).asText(), verdict.toString());
     assertTrue(verdict.get("text").asText().endsWith("— see HL122"), verdict.toString());
+    // The kubelet restarts the killed container at once, and its postStart fails again: one verdict says so.
+    JsonNode app = step.get("containers").get(0);
+    int runs = app.get("attempts").size();
+    assertEquals(runs, step.get("hooks").size(), step.get("hooks").toString());
+    assertEquals(1, step.get("verdicts").size());
+    assertTrue(runs == 1 || verdict.get("text").asText().contains("; it failed in " + runs + " of " + runs + " runs"),
+        verdict.toString());
+  }
+
+  @Test
+  void aCrashingContainerShowsEveryRunWithItsExitBackOffAndOutputInTextJsonAndSvg() throws Exception {
+    Path svg = dir.resolve("timeline.svg");
+    CliRun json = CliRun.of("run", "--yes", "--format", "json", "--timeline", svg.toString(),
+        manifest("crashing-container.yaml"));
+    JsonNode step = new ObjectMapper().readTree(json.out()).get("steps").get(0);
+    JsonNode app = step.get("containers").get(0);
+    assertEquals("app", app.get("name").asText());
+    JsonNode attempts = app.get("attempts");
+    assertEquals(2, attempts.size(), app.toString());
+    assertEquals(1, app.get("restartCount").asInt(), app.toString());
+    for (int i = 0; i < attempts.size(); i++) {
+      assertEquals(i, attempts.get(i).get("restartCount").asInt());
+      assertEquals(3, attempts.get(i).get("exitCode").asInt(), attempts.toString());
+      assertEquals("Error", attempts.get(i).get("reason").asText());
+    }
+    long restartedAfter = field(attempts.get(0), "backOffMs");
+    assertEquals(restartedAfter, field(attempts.get(1), "startedMs") - field(attempts.get(0), "exitedMs"));
+    assertTrue(attempts.get(1).get("backOffMs").isNull(), "the second run waits in back-off past the deletion");
+    assertEquals(field(attempts.get(1), "exitedMs"), field(app, "exitedMs"), "the container ended as its last run");
+    assertEquals("starting\nmissing-tool: not found\n".repeat(2), app.get("output").asText());
+    JsonNode web = step.get("containers").get(1);
+    assertTrue(web.get("output").asText().isEmpty(), web.toString());
+    assertTrue(field(web, "startedMs") > field(attempts.get(0), "startedMs"), "web starts after app");
+
+    String lines = Files.readString(svg);
+    Matcher runs = Pattern.compile("<line [^>]*stroke-width=\"2\"/>").matcher(lines);
+    assertTrue(runs.results().count() >= 3, "a line per run of app and one for web:\n" + lines);
+    assertTrue(lines.contains("container running") && lines.contains(">exit</text>"), "the legend:\n" + lines);
+
+    CliRun text = CliRun.of("run", "--yes", "--color", "never", manifest("crashing-container.yaml"));
+    for (String expected : List.of("app: sh -c 'echo starting; echo missing-tool: not found >&2; exit 3' "
+        + "(restartCount 1)", "    run 1: started at ", "    run 2: started at ", "exit 3 (Error) at",
+        "; the next run started ", "      | missing-tool: not found", "2 runs; exit 3 at")) {
+      assertTrue(text.out().contains(expected), expected + " in:\n" + text.out());
+    }
+  }
+
+  @Test
+  void aHookCreatedAgainIsReplacedUnderBeforeHookCreationAndRefusedWithTheApiServersOwnWordsOtherwise()
+      throws Exception {
+    CliRun json = CliRun.of("run", "--yes", "--format", "json", "--event", "install", manifest("hook-twice.yaml"));
+    assertEquals(1, json.exit(), json.err());
+    JsonNode sequence = new ObjectMapper().readTree(json.out()).get("sequences").get(0);
+    List<String> replaced = new ArrayList<>();
+    String refused = null;
+    for (JsonNode item : sequence.get("items")) {
+      if (item.get("replacedExisting").asBoolean()) {
+        replaced.add(item.get("group").asText() + " " + item.get("what").asText());
+      }
+      if ("not-created".equals(item.get("outcome").asText())) {
+        refused = item.get("message").asText();
+      }
+    }
+    assertEquals(List.of("post-install ConfigMap/replaced"), replaced, sequence.toString());
+    assertTrue(refused != null && refused.startsWith("warning: Hook post-install ConfigMap/kept failed: ")
+        && refused.contains("already exists") && !refused.contains("Failure executing")
+        && !refused.contains("Received status"), refused);
+    assertEquals(refused, sequence.get("error").asText());
+
+    CliRun text = CliRun.of("run", "--yes", "--color", "never", "--event", "install", manifest("hook-twice.yaml"));
+    assertTrue(text.out().contains("    before-hook-creation deleted the ConfigMap/replaced an earlier run left, "
+        + "then created it anew"), text.out());
+    assertFalse(text.out().contains("Received status"), text.out());
+  }
+
+  @Test
+  void aFailedHooksOutputIsShownOnceAsLinesNotQuotedAgainInItsMessageAndVerdict() throws Exception {
+    CliRun r = CliRun.of("run", "--yes", "--color", "never", manifest("failing-prestop.yaml"));
+    assertEquals(1, r.exit(), r.err());
+    String out = r.out();
+    assertTrue(out.contains("exited with 2; see its output\n    output:\n      | first line\n      | answer 42\n"), out);
+    assertEquals(1, out.split("answer 42", -1).length - 1, "the output once:\n" + out);
+    assertFalse(out.contains("\\n"), out);
   }
 
   /** No C0 control but line feed and tab, no DEL, no C1 control, no character that reorders a line. */

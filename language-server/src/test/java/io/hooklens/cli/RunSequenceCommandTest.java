@@ -245,7 +245,10 @@ class RunSequenceCommandTest {
     assertTrue(r.out().contains("✗ recreateParams.post: failed after"), r.out());
     assertTrue(r.out().contains("failed: post hook failed"), r.out());
     String image = Files.readString(svg);
-    assertTrue(image.contains("rollout of DeploymentConfig/shop — failed: post hook failed"), image);
+    // The heading, then its outcome on lines of its own, wrapped to the image's width.
+    assertTrue(image.contains(">rollout of DeploymentConfig/shop</text>"), image);
+    assertTrue(image.contains(">failed: post hook failed: the post hook failed: pod shop-1-hook-post failed,</text>"),
+        image);
     assertTrue(image.contains("recreateParams.mid"), image);
   }
 

@@ -198,7 +198,12 @@ class RunHookCommandTest {
       assertEquals("bye\n", preStop.get("output").getAsString());
 
       Path svg = Path.of(result.get("svg").getAsString());
-      assertTrue(Files.readString(svg).contains("<svg"), svg.toString());
+      String image = Files.readString(svg);
+      assertTrue(image.contains("<svg"), svg.toString());
+      assertTrue(image.contains(">output of app preStop</text>") && image.contains(">bye</text>"),
+          "the editor's panel shows what the hook printed:\n" + image);
+      JsonObject app = step.getAsJsonArray("containers").get(0).getAsJsonObject();
+      assertEquals(1, app.getAsJsonArray("attempts").size(), app.toString());
       assertEquals(svg.toUri().toString(), s.client.documentsShown().get(0).getUri(), "the timeline is opened");
       assertNotNull(s.client.documentsShown().get(0).getSelection(), "LSP4IJ opens no document without a selection");
 

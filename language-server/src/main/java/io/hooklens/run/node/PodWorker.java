@@ -241,6 +241,9 @@ final class PodWorker {
 
   private void exited(ContainerSlot slot, ContainerSlot.Run run, int code) {
     journal.mark(slot.name(), Mark.EXITED, "exit code " + code);
+    // Reports show what each run printed; the pipe's last bytes come shortly after the exit.
+    run.output().finished().copy().completeOnTimeout(null, HandlerRunner.Output.END_MILLIS, TimeUnit.MILLISECONDS)
+        .thenRun(() -> journal.mark(slot.name(), Mark.OUTPUT, false, "", slot.printed.tail()));
     // A container the pod has already given up on (it outlived SIGKILL's wait) keeps the end it was given.
     if (slot.live()) {
       slot.terminated(code, code == 0 ? "Completed" : "Error", null);

@@ -16,13 +16,15 @@ public final class Timeline {
   public enum Mark {
     CONTAINER_STARTED, POST_START_STARTED, POST_START_ENDED, RUNNING,
     DELETE_OBSERVED, PRE_STOP_STARTED, PRE_STOP_ENDED, PRE_STOP_ABANDONED,
-    SIGTERM, SIGKILL, EXITED, WARNING
+    SIGTERM, SIGKILL, EXITED, WARNING,
+    /** What a container printed over all its runs, once the run that just exited has been read to its end. */
+    OUTPUT
   }
 
   /**
    * One entry. {@code nanos} counts from the timeline's origin; {@code failed} is set on hook ends that
-   * failed; {@code detail} is a message or exit status, {@code output} the end of what a hook printed, after
-   * {@code outputDroppedBytes} bytes that were not kept.
+   * failed; {@code detail} is a message or exit status, {@code output} the end of what a hook (or, on
+   * {@link Mark#OUTPUT}, a container) printed, after {@code outputDroppedBytes} bytes that were not kept.
    */
   public record Entry(long nanos, String pod, String container, Mark mark, boolean failed, String detail,
       String output, long outputDroppedBytes) {

@@ -14,9 +14,10 @@ import java.util.List;
  * @param output the end of what it printed (at most 64 KiB)
  * @param outputDroppedBytes how many bytes it printed before {@code output}, which were not kept
  * @param predicted the static findings on this hook's handler
+ * @param attempt the restart count of the container's run it ran for: 0 for the first run
  */
 public record HookResult(String container, String hook, String handler, Long startMs, Long endMs, String status,
-    String message, String output, long outputDroppedBytes, List<Prediction> predicted) {
+    String message, String output, long outputDroppedBytes, List<Prediction> predicted, int attempt) {
   public Long durationMs() {
     return startMs == null || endMs == null ? null : endMs - startMs;
   }

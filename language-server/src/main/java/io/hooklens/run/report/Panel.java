@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One timeline chart of a step, as both the terminal and the SVG draw it: the start (0 = pod created,
- * postStart bars, Running marks) or the termination (0 = deletion, preStop bars, the grace period,
- * SIGTERM, SIGKILL and exit marks).
+ * One timeline chart of a step, as both the terminal and the SVG draw it: the start (0 = pod created, each run of
+ * a container a line from its process's start, postStart bars, Running and exit marks) or the termination (0 =
+ * deletion, preStop bars, the grace period, SIGTERM, SIGKILL and exit marks).
  *
  * @param graceMs where the grace period ends, on the termination panel; null on the start panel
  */
@@ -25,7 +25,11 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
    */
   record Mark(long atMs, char symbol, String name) {}
 
-  record Row(String label, Bar bar, List<Mark> marks, String note) {}
+  /** A run of a container, from its process's start to its exit (or the panel's end). */
+  record Span(long fromMs, long toMs) {}
+
+  /** A row: a hook's bars (one per run it ran for), or a container's runs and marks. */
+  record Row(String label, List<Bar> bars, List<Span> spans, List<Mark> marks, String note) {}
 
   /** The panels of a step: the start panel only when it has postStart hooks. */
   static List<Panel> of(Step step) {
@@ -54,13 +58,13 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
       }
       if ("recorded".equals(item.outcome())) {
         marks.add(new Mark(item.startMs(), '*', item.what()));
-        rows.add(new Row(label, null, marks, item.what()));
+        rows.add(new Row(label, List.of(), List.of(), marks, item.what()));
         continue;
       }
       Style style = List.of("succeeded", "recorded").contains(item.outcome()) ? Style.OK : Style.FAILED;
-      String note = item.outcome().replace('-', ' ') + " in " + Verdicts.seconds(item.durationMs())
-          + (item.deletedBy() == null ? "" : ", " + item.deletedBy());
-      rows.add(new Row(label, new Bar(item.startMs(), item.endMs(), style), marks, note));
+      String note = (item.replacedExisting() ? "replaced the old one; " : "") + item.outcome().replace('-', ' ')
+          + " in " + Verdicts.seconds(item.durationMs()) + (item.deletedBy() == null ? "" : ", " + item.deletedBy());
+      rows.add(new Row(label, List.of(new Bar(item.startMs(), item.endMs(), style)), List.of(), marks, note));
     }
     return new Panel(helm ? "helm " + sequence.name() + " (0 = start)"
         : "rollout of " + sequence.name() + " (0 = start)", Math.max(1, last), null, rows);
@@ -69,24 +73,43 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
   private static Panel start(Step step) {
     List<Row> rows = new ArrayList<>();
     long last = Scale.lastBeforeDelete(step);
+    long end = step.deleteMs() == null ? Long.MAX_VALUE : step.deleteMs();
     for (ContainerResult c : step.containers()) {
-      for (HookResult h : step.hooks()) {
-        if (h.container().equals(c.name()) && "postStart".equals(h.hook()) && h.startMs() != null) {
-          rows.add(new Row(c.name() + " postStart", bar(h, 0, last), List.of(), status(h)));
+      List<HookResult> posts = step.hooks().stream().filter(h -> h.container().equals(c.name())
+          && "postStart".equals(h.hook()) && h.startMs() != null).toList();
+      if (!posts.isEmpty()) {
+        rows.add(new Row(c.name() + " postStart", posts.stream().map(h -> bar(h, 0, last)).toList(), List.of(),
+            List.of(), status(posts.get(posts.size() - 1)) + (posts.size() > 1 ? " (run " + posts.size() + ")" : "")));
+      }
+      List<Span> spans = new ArrayList<>();
+      List<Mark> marks = new ArrayList<>();
+      for (ContainerResult.Attempt a : c.attempts()) {
+        boolean exited = a.exitedMs() != null && a.exitedMs() < end;
+        if (a.startedMs() != null) {
+          spans.add(new Span(a.startedMs(), exited ? a.exitedMs() : last));
+        }
+        if (a.runningMs() != null) {
+          marks.add(new Mark(a.runningMs(), 'R', "Running"));
+        }
+        if (exited) {
+          marks.add(new Mark(a.exitedMs(), 'x', "exit " + a.exitCode()));
         }
       }
-      List<Mark> marks = new ArrayList<>();
-      if (c.runningMs() != null) {
-        marks.add(new Mark(c.runningMs(), 'R', "Running"));
-      }
-      if (c.exitedMs() != null && (step.deleteMs() == null || c.exitedMs() < step.deleteMs())) {
-        marks.add(new Mark(c.exitedMs(), 'x', "exit " + c.exitCode()));
-      }
-      String note = c.runningMs() != null ? "Running at " + Verdicts.seconds(c.runningMs())
-          : c.exitedMs() != null ? "ended: " + c.reason() : "not Running";
-      rows.add(new Row(c.name(), null, marks, note));
+      rows.add(new Row(c.name(), List.of(), spans, marks, startNote(c, end)));
     }
     return new Panel("Start (0 = pod created)", last, null, rows);
+  }
+
+  private static String startNote(ContainerResult c, long end) {
+    String runs = c.attempts().size() > 1 ? c.attempts().size() + " runs; " : "";
+    ContainerResult.Attempt a = c.attempts().isEmpty() ? null : c.attempts().get(c.attempts().size() - 1);
+    if (a == null) {
+      return c.reason() == null ? "not started" : "not started: " + c.reason();
+    }
+    if (a.exitedMs() != null && a.exitedMs() < end) {
+      return runs + "exit " + a.exitCode() + " at " + Verdicts.seconds(a.exitedMs());
+    }
+    return runs + (a.runningMs() != null ? "Running at " + Verdicts.seconds(a.runningMs()) : "not Running");
   }
 
   private static Panel termination(Step step) {
@@ -96,7 +119,7 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
     for (ContainerResult c : step.containers()) {
       for (HookResult h : step.hooks()) {
         if (h.container().equals(c.name()) && "preStop".equals(h.hook()) && h.startMs() != null) {
-          rows.add(new Row(c.name() + " preStop", bar(h, delete, last), List.of(), status(h)));
+          rows.add(new Row(c.name() + " preStop", List.of(bar(h, delete, last)), List.of(), List.of(), status(h)));
         }
       }
       List<Mark> marks = new ArrayList<>();
@@ -114,13 +137,29 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
       }
       if (c.exitedMs() != null && c.exitedMs() >= delete) {
         notes.add("exit " + c.exitCode() + " at " + Verdicts.seconds(c.exitedMs() - delete));
+      } else if (c.exitedMs() != null) {
+        notes.add("had ended before (exit " + c.exitCode() + ")");
       }
-      rows.add(new Row(c.name(), null, marks, String.join(", ", notes)));
+      rows.add(new Row(c.name(), List.of(), stopSpans(c, delete, last), marks, String.join(", ", notes)));
     }
     String zero = delete == step.deleteMs() ? "deletion"
         : "the first stop, " + Verdicts.seconds(step.deleteMs() - delete) + " before deletion";
     return new Panel("Termination (0 = " + zero + ", grace period " + step.graceSeconds() + " s)", last,
         step.graceSeconds() * 1000, rows);
+  }
+
+  /** The runs a container had after its stop began, relative to it; a run before it shows from 0. */
+  private static List<Span> stopSpans(ContainerResult c, long delete, long last) {
+    List<Span> spans = new ArrayList<>();
+    for (ContainerResult.Attempt a : c.attempts()) {
+      // Seen through the API, a run's start is not known: it ran before the stop.
+      boolean ran = a.startedMs() != null || a.runningMs() != null;
+      if (ran && (a.exitedMs() == null || a.exitedMs() >= delete)) {
+        long from = a.startedMs() == null ? 0 : Math.max(0, a.startedMs() - delete);
+        spans.add(new Span(from, a.exitedMs() == null ? last : a.exitedMs() - delete));
+      }
+    }
+    return spans;
   }
 
   private static Bar bar(HookResult h, long zero, long last) {

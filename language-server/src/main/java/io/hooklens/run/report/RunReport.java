@@ -12,9 +12,11 @@ import java.util.stream.Stream;
  * @param source the manifest or chart, as its name was given
  * @param target {@code embedded} or {@code context NAME}
  * @param isolated whether containers ran in the bubblewrap sandbox (embedded target only)
+ * @param clusterStartMs how long the cluster the run started took to be ready (its API server, node agent and
+ *     controllers); null when the run used a kubeconfig context's cluster
  */
 public record RunReport(int version, String source, String target, boolean isolated, List<Step> steps,
-    List<Sequence> sequences, List<String> notes) {
+    List<Sequence> sequences, List<String> notes, Long clusterStartMs) {
   public static final int VERSION = 1;
 
   /** Every verdict of the run, steps first. */

@@ -104,9 +104,14 @@ final class Scale {
         last = Math.max(last, h.endMs());
       }
     }
+    long delete = step.deleteMs() == null ? Long.MAX_VALUE : step.deleteMs();
     for (ContainerResult c : step.containers()) {
-      if (c.runningMs() != null) {
-        last = Math.max(last, c.runningMs());
+      for (ContainerResult.Attempt a : c.attempts()) {
+        for (Long at : new Long[] {a.startedMs(), a.runningMs(), a.exitedMs()}) {
+          if (at != null && at < delete) {
+            last = Math.max(last, at);
+          }
+        }
       }
     }
     return last;

@@ -28,10 +28,12 @@ public record Sequence(String kind, String name, String namespace, List<Item> it
    * @param deletedBy the delete policy that deleted the hook object afterwards, with {@code deletedMs}
    * @param tags the image tags a tagImages hook would make
    * @param predicted the static findings on this object or hook
+   * @param replacedExisting whether {@code before-hook-creation} deleted an object of the same name left by an
+   *     earlier run before this hook was created
    */
   public record Item(String group, String kind, String what, Long weight, List<String> policies, String outcome,
       String message, long startMs, long endMs, String deletedBy, Long deletedMs, List<PodOutput> pods,
-      List<String> tags, List<Prediction> predicted) {
+      List<String> tags, List<Prediction> predicted, boolean replacedExisting) {
     public long durationMs() {
       return endMs - startMs;
     }

@@ -2,149 +2,167 @@ package io.hooklens.run.report;
 
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.text.Xml;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The timelines of a report as one standalone SVG: per step its panels, each hook a bar, the grace period
- * a dashed line, SIGTERM, SIGKILL, Running and exit as labelled marks. Text and axes use
- * {@code currentColor}, dark on a light background and light where the viewer prefers a dark scheme; the
- * bar and mark colours are mid-tones that read on both.
+ * The timelines of a report as one standalone SVG: per step its panels, each hook a bar, each run of a container
+ * a line, the grace period a dashed line, SIGTERM, SIGKILL, Running and exit as marks, then the verdicts and the
+ * end of each output, and a legend for the marks. It is as wide as its labels and notes need (within bounds that
+ * keep it legible when an editor panel scales it down), and long headings, notes and verdicts wrap. Text and axes
+ * use {@code currentColor}, dark on a light background and light where the viewer prefers a dark scheme; the bar
+ * and mark colours are mid-tones that read on both.
  */
 public final class SvgTimeline {
-  private static final int WIDTH = 900;
-  private static final int ROW = 24;
-  private static final int CHAR = 8;
-  private static final int NOTE = 230;
-  private static final String OK = "#2e9d4f";
-  private static final String FAILED = "#d64545";
-  private static final String TERM = "#d89b00";
-  private static final String RUNNING = "#2e9d4f";
+  /** The advance of one character of the 13 px monospace font, rounded up, to size text before it is drawn. */
+  static final int CHAR = 8;
+  static final int ROW = 24;
+  static final int MIN_WIDTH = 560;
+  private static final int MIN_CHART = 200;
+  private static final int MIN_NOTE = 140;
+  // Longer notes wrap, so that one long note does not make every chart small when a panel scales the image down.
+  private static final int MAX_NOTE = 240;
+  static final int MARGIN = 10;
+  static final String OK = "#2e9d4f";
+  static final String FAILED = "#d64545";
+  static final String TERM = "#d89b00";
 
   private final StringBuilder body = new StringBuilder();
+  private final int width;
   private int y = 10;
 
-  private SvgTimeline() {}
+  private SvgTimeline(int width) {
+    this.width = width;
+  }
 
   public static String render(RunReport report) {
-    SvgTimeline svg = new SvgTimeline();
+    List<Panel> panels = new ArrayList<>();
+    report.steps().forEach(s -> panels.addAll(Panel.of(s)));
+    report.sequences().forEach(s -> panels.add(Panel.of(s)));
+    int width = MIN_WIDTH;
+    for (Panel panel : panels) {
+      width = Math.max(width, left(panel) + MIN_CHART + 12 + noteWidth(panel) + MARGIN);
+    }
+    SvgTimeline svg = new SvgTimeline(width);
     for (Step step : report.steps()) {
       svg.step(step);
     }
     for (Sequence sequence : report.sequences()) {
       svg.sequence(sequence);
     }
+    svg.y = SvgLegend.draw(svg.body, panels, svg.y + 8, width);
+    int height = svg.y + MARGIN;
     return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + WIDTH + "\" height=\"" + (svg.y + 10)
-        + "\" viewBox=\"0 0 " + WIDTH + " " + (svg.y + 10) + "\" font-family=\"ui-monospace, Menlo, Consolas, "
-        + "monospace\" font-size=\"13\">\n"
+        + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + width + "\" height=\"" + height
+        + "\" viewBox=\"0 0 " + width + " " + height + "\" font-family=\"ui-monospace, Menlo, Consolas, "
+        + "'DejaVu Sans Mono', monospace\" font-size=\"13\">\n"
         + "<title>hooklens run: " + escape(report.source()) + "</title>\n"
         + "<style>svg { color: #1f2328; } @media (prefers-color-scheme: dark) { svg { color: #e6edf3; } }</style>\n"
         + svg.body + "</svg>\n";
   }
 
+  /** Where a panel's chart begins: after its longest label. */
+  private static int left(Panel panel) {
+    return 2 * MARGIN + CHAR * panel.rows().stream().mapToInt(r -> Printable.line(r.label()).length()).max().orElse(0);
+  }
+
+  /** The note column's width: the longest note's, within bounds. */
+  private static int noteWidth(Panel panel) {
+    int longest = CHAR * panel.rows().stream().mapToInt(r -> Printable.line(r.note()).length()).max().orElse(0);
+    return Math.max(MIN_NOTE, Math.min(MAX_NOTE, longest));
+  }
+
   private void step(Step step) {
-    y += 18;
-    text(10, y, step.resource() + " → pod " + step.pod() + " (grace period " + step.graceSeconds() + " s)",
-        "font-weight=\"bold\"");
-    y += 10;
+    heading(step.resource() + " → pod " + step.pod() + " (grace period " + step.graceSeconds() + " s)", "");
     for (Panel panel : Panel.of(step)) {
       panel(panel);
     }
     verdicts(step.verdicts());
+    y = SvgOutput.draw(body, step, y, width) + 8;
   }
 
   private void sequence(Sequence sequence) {
-    y += 18;
-    text(10, y, ("helm".equals(sequence.kind()) ? "helm " : "rollout of ") + sequence.name()
-        + (sequence.error() == null ? "" : " — failed: " + sequence.error()), "font-weight=\"bold\"");
-    y += 10;
+    heading(("helm".equals(sequence.kind()) ? "helm " : "rollout of ") + sequence.name(), "");
+    if (sequence.error() != null) {
+      heading("failed: " + sequence.error(), "fill=\"" + FAILED + "\"");
+    }
     panel(Panel.of(sequence));
     verdicts(sequence.verdicts());
+    y = SvgOutput.draw(body, sequence, y, width) + 8;
+  }
+
+  private void heading(String text, String fill) {
+    y += 8;
+    for (String line : wrap(Printable.line(text), (width - 2 * MARGIN) / CHAR, "")) {
+      y += 18;
+      draw(MARGIN, y, line, "font-weight=\"bold\"" + (fill.isEmpty() ? "" : " " + fill));
+    }
   }
 
   private void verdicts(List<Verdict> verdicts) {
     for (Verdict v : verdicts) {
-      y += 18;
-      text(10, y, (v.ok() ? "✓ " : "✗ ") + v.container() + ": " + v.text(),
-          "fill=\"" + (v.ok() ? OK : FAILED) + "\"");
+      String text = (v.ok() ? "✓ " : "✗ ") + Printable.line(v.container()) + ": " + Printable.line(v.text());
+      for (String line : wrap(text, (width - 2 * MARGIN) / CHAR, "    ")) {
+        y += 18;
+        draw(MARGIN, y, line, "fill=\"" + (v.ok() ? OK : FAILED) + "\"");
+      }
     }
     y += 14;
   }
 
   private void panel(Panel panel) {
-    int left = 20 + CHAR * panel.rows().stream().mapToInt(r -> Printable.line(r.label()).length()).max().orElse(0);
-    int chart = WIDTH - left - NOTE;
+    int left = left(panel);
+    int chart = width - left - 12 - noteWidth(panel) - MARGIN;
     Scale scale = Scale.of(panel.lastMs(), chart / 50);
-    y += 22;
-    text(10, y, panel.title(), "font-weight=\"bold\"");
-    y += 18;
-    int top = y;
-    int bottom = y + 6 + ROW * panel.rows().size();
-    for (long tick : scale.ticks()) {
-      double x = left + scale.at(tick * 1000, chart);
-      body.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"currentColor\" "
-          + "stroke-opacity=\"0.15\"/>%n", x, top + 4, x, bottom));
-      text(x, top, tick + "s", "text-anchor=\"middle\" fill-opacity=\"0.7\"");
+    y += 4;
+    for (String line : wrap(Printable.line(panel.title()), (width - 2 * MARGIN) / CHAR, "")) {
+      y += 18;
+      draw(MARGIN, y, line, "font-weight=\"bold\"");
     }
-    if (panel.graceMs() != null) {
-      double x = left + scale.at(panel.graceMs(), chart);
-      body.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
-          + "stroke-width=\"2\" stroke-dasharray=\"5 3\"/>%n", x, top + 4, x, bottom + 4, TERM));
-      text(x, bottom + 18, "grace period ends", "text-anchor=\"middle\" fill=\"" + TERM + "\"");
-    }
-    int rowY = top + 6;
-    for (Panel.Row row : panel.rows()) {
-      text(10, rowY + 16, row.label(), "");
-      if (row.bar() != null) {
-        double x1 = left + scale.at(row.bar().fromMs(), chart);
-        double x2 = Math.max(x1 + 2, left + scale.at(row.bar().toMs(), chart));
-        String fill = row.bar().style() == Panel.Style.OK ? OK : FAILED;
-        String opacity = row.bar().style() == Panel.Style.OPEN ? " fill-opacity=\"0.4\"" : "";
-        body.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"14\" rx=\"2\" "
-            + "fill=\"%s\"%s/>%n", x1, rowY + 5, x2 - x1, fill, opacity));
-      } else if (!row.marks().isEmpty()) {
-        double end = row.marks().stream().mapToDouble(m -> scale.at(m.atMs(), chart)).max().orElse(0);
-        body.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"currentColor\" "
-            + "stroke-opacity=\"0.5\"/>%n", left, rowY + 12, left + end, rowY + 12));
-      }
-      for (Panel.Mark mark : row.marks()) {
-        mark(left + scale.at(mark.atMs(), chart), rowY + 12, mark);
-      }
-      text(left + chart + 12, rowY + 16, row.note(), "fill-opacity=\"0.8\"");
-      rowY += ROW;
-    }
-    y = bottom + (panel.graceMs() == null ? 6 : 24);
+    y += 20;
+    SvgPanel drawn = new SvgPanel(body, width, left, chart, scale);
+    y = drawn.draw(panel, y);
   }
 
-  private void mark(double x, int cy, Panel.Mark mark) {
-    String color = switch (mark.symbol()) {
-      case 'K' -> FAILED;
-      case 'T' -> TERM;
-      case 'R' -> RUNNING;
-      default -> "currentColor";
-    };
-    if (mark.symbol() == 'K') {
-      body.append(String.format(Locale.ROOT, "<path d=\"M%.1f %d l10 10 m0 -10 l-10 10\" stroke=\"%s\" "
-          + "stroke-width=\"3\"/>%n", x - 5, cy - 5, color));
-    } else if (mark.symbol() == 'x') {
-      body.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"none\" stroke=\"%s\" "
-          + "stroke-width=\"2\"/>%n", x, cy, color));
-    } else {
-      body.append(String.format(Locale.ROOT, "<path d=\"M%.1f %d l6 10 h-12 z\" fill=\"%s\"/>%n", x, cy - 6, color));
+  /**
+   * The lines a text is broken into at spaces to fit {@code chars} characters, a word longer than that cut;
+   * every line after the first starts with {@code indent}.
+   */
+  static List<String> wrap(String text, int chars, String indent) {
+    List<String> lines = new ArrayList<>();
+    String rest = text;
+    String prefix = "";
+    while (prefix.length() + rest.length() > chars) {
+      int room = chars - prefix.length();
+      int cut = rest.lastIndexOf(' ', room);
+      if (cut <= 0) {
+        cut = Character.isLowSurrogate(rest.charAt(room)) ? room - 1 : room;
+      }
+      lines.add(prefix + rest.substring(0, cut).stripTrailing());
+      rest = rest.substring(cut).stripLeading();
+      prefix = indent;
     }
-    body.append(String.format(Locale.ROOT, "<title>%s</title>%n", escape(mark.name())));
+    lines.add(prefix + rest);
+    return lines;
   }
 
-  /** A text; {@code attributes} may set {@code fill}, else it is {@code currentColor}. */
-  private void text(double x, int atY, String text, String attributes) {
+  private void draw(double x, int atY, String text, String attributes) {
+    body.append(text(x, atY, text, attributes));
+  }
+
+  /**
+   * A text from the manifest or the run, shown {@link Printable}; {@code attributes} may set {@code fill}, else it
+   * is {@code currentColor}.
+   */
+  static String text(double x, int atY, String text, String attributes) {
     String fill = attributes.contains("fill=") ? "" : " fill=\"currentColor\"";
-    body.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\"%s%s>%s</text>%n", x, atY, fill,
-        attributes.isEmpty() ? "" : " " + attributes, escape(text)));
+    return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\"%s%s>%s</text>%n", x, atY, fill,
+        attributes.isEmpty() ? "" : " " + attributes, escape(text));
   }
 
   /** Text from the manifest or the run, shown {@link Printable}, as XML. */
-  private static String escape(String text) {
+  static String escape(String text) {
     return Xml.escape(Printable.line(text));
   }
 }

@@ -1,7 +1,7 @@
 package io.hooklens.run.report;
 
 import io.hooklens.core.text.Printable;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -15,14 +15,10 @@ public final class TextReport {
   /** How much of an output is shown: its last lines, and of those at most the last bytes. */
   public static final int OUTPUT_LINES = 20;
   public static final int OUTPUT_BYTES = 4096;
-  private static final int MIN_BAR = 20;
-  private static final int NOTE_WIDTH = 34;
-  private static final int TICK_GAP = 6;
-  private static final String RESET = "\u001b[0m";
-  private static final String GREEN = "\u001b[32m";
-  private static final String RED = "\u001b[31m";
-  private static final String YELLOW = "\u001b[33m";
-  private static final String DIM = "\u001b[2m";
+  private static final String RESET = TextPanel.RESET;
+  private static final String GREEN = TextPanel.GREEN;
+  private static final String RED = TextPanel.RED;
+  private static final String YELLOW = TextPanel.YELLOW;
   private static final String BOLD = "\u001b[1m";
 
   private final int width;
@@ -60,12 +56,16 @@ public final class TextReport {
   }
 
   private void report(RunReport report) {
+    line("cluster: " + shown(report.target()) + (report.clusterStartMs() == null ? ""
+        : ", ready " + Verdicts.seconds(report.clusterStartMs()) + " after it was started"));
+    line("");
     for (Step step : report.steps()) {
       heading(step);
       for (Panel panel : Panel.of(step)) {
         panel(panel);
       }
       events(step);
+      containers(step);
       hooks(step);
       verdicts(step.verdicts());
       for (String note : step.notes()) {
@@ -89,71 +89,9 @@ public final class TextReport {
   }
 
   private void panel(Panel panel) {
-    List<Panel.Row> rows = panel.rows().stream()
-        .map(r -> new Panel.Row(shown(r.label()), r.bar(), r.marks(), shown(r.note()))).toList();
-    int label = 3 + rows.stream().mapToInt(r -> r.label().length()).max().orElse(0);
-    int bar = Math.max(MIN_BAR, width - label - 2 - NOTE_WIDTH);
-    Scale scale = Scale.of(panel.lastMs(), bar / TICK_GAP);
-    int grace = panel.graceMs() == null ? -1 : column(scale, panel.graceMs(), bar);
-    line(shown(panel.title()));
-    line(pad("", label) + axis(scale, bar));
-    for (Panel.Row row : rows) {
-      char[] cells = new char[bar];
-      Arrays.fill(cells, ' ');
-      String[] paint = new String[bar];
-      if (row.bar() != null) {
-        int from = column(scale, row.bar().fromMs(), bar);
-        int to = Math.max(from, column(scale, row.bar().toMs(), bar));
-        for (int i = from; i <= to && i < bar; i++) {
-          cells[i] = row.bar().style() == Panel.Style.OPEN ? '░' : '█';
-          paint[i] = row.bar().style() == Panel.Style.OK ? GREEN : RED;
-        }
-      } else if (!row.marks().isEmpty()) {
-        int end = row.marks().stream().mapToInt(m -> column(scale, m.atMs(), bar)).max().orElse(0);
-        for (int i = 0; i < end && i < bar; i++) {
-          cells[i] = '─';
-          paint[i] = DIM;
-        }
-      }
-      if (grace >= 0 && grace < bar && cells[grace] != '█') {
-        cells[grace] = '│';
-        paint[grace] = YELLOW;
-      }
-      for (Panel.Mark mark : row.marks()) {
-        int at = Math.min(bar - 1, column(scale, mark.atMs(), bar));
-        cells[at] = mark.symbol();
-        paint[at] = mark.symbol() == 'K' ? RED : mark.symbol() == 'T' ? YELLOW : mark.symbol() == 'R' ? GREEN : null;
-      }
-      StringBuilder cellsText = new StringBuilder();
-      for (int i = 0; i < bar; i++) {
-        cellsText.append(paint[i] == null ? String.valueOf(cells[i]) : paint(paint[i], String.valueOf(cells[i])));
-      }
-      line(pad("  " + row.label(), label) + cellsText + "  " + row.note());
+    for (String l : TextPanel.render(panel, width, color)) {
+      line(l);
     }
-    if (grace >= 0) {
-      line(pad("", label) + " ".repeat(Math.min(grace, bar - 1)) + paint(YELLOW, "╵") + " grace period ends ("
-          + "T SIGTERM, K SIGKILL, x exit)");
-    }
-    line("");
-  }
-
-  private static int column(Scale scale, long ms, int bar) {
-    return (int) Math.round(scale.at(ms, bar - 1));
-  }
-
-  private static String axis(Scale scale, int bar) {
-    char[] axis = new char[bar + 8];
-    Arrays.fill(axis, ' ');
-    int free = 0;
-    for (long tick : scale.ticks()) {
-      int at = column(scale, tick * 1000, bar);
-      String label = tick + "s";
-      if (at >= free && at + label.length() <= axis.length) {
-        label.getChars(0, label.length(), axis, at);
-        free = at + label.length() + 1;
-      }
-    }
-    return new String(axis).stripTrailing();
   }
 
   private void events(Step step) {
@@ -170,6 +108,40 @@ public final class TextReport {
     line("");
   }
 
+  private void containers(Step step) {
+    line("Containers");
+    for (ContainerResult c : step.containers()) {
+      line("  " + shown(c.name()) + ": " + shown(c.command()) + (c.restartCount() == 0 ? ""
+          : " (restartCount " + c.restartCount() + ")"));
+      if (c.attempts().isEmpty()) {
+        line("    never started" + (c.reason() == null ? "" : ": " + shown(c.reason())));
+      }
+      for (ContainerResult.Attempt a : c.attempts()) {
+        line("    " + (c.attempts().size() > 1 ? "run " + (a.restartCount() + 1) + ": " : "") + attempt(a));
+      }
+      if (c.output() != null && !c.output().isBlank()) {
+        line("    output:");
+        output(c.output(), c.outputDroppedBytes(), "      ");
+      }
+    }
+    line("");
+  }
+
+  private static String attempt(ContainerResult.Attempt a) {
+    List<String> parts = new ArrayList<>();
+    if (a.startedMs() != null) {
+      parts.add("started at " + Verdicts.seconds(a.startedMs()));
+    }
+    if (a.runningMs() != null) {
+      parts.add("Running at " + Verdicts.seconds(a.runningMs()));
+    }
+    parts.add(a.exitedMs() == null ? "not exited" : "exit " + a.exitCode() + " (" + shown(a.reason()) + ") at "
+        + Verdicts.seconds(a.exitedMs()));
+    String joined = String.join(", ", parts);
+    return a.backOffMs() == null ? joined : joined + "; the next run started " + Verdicts.seconds(a.backOffMs())
+        + " later";
+  }
+
   private void hooks(Step step) {
     line("Hooks");
     for (HookResult h : step.hooks()) {
@@ -177,12 +149,13 @@ public final class TextReport {
       String status = switch (h.status()) {
         case "succeeded" -> paint(GREEN, "succeeded") + took;
         case "cut-off" -> paint(RED, "cut off") + took + " (grace period over)";
-        case "failed" -> paint(RED, "failed") + took + ": " + shown(h.message());
+        case "failed" -> paint(RED, "failed") + took + ": " + shown(Verdicts.withoutOutput(h));
         case "running" -> paint(RED, "still running");
         case "unknown" -> "ran; its end is not visible through the API";
         default -> "not run";
       };
-      line("  " + shown(h.container()) + " " + shown(h.hook()) + ": " + shown(h.handler()));
+      line("  " + shown(h.container()) + " " + shown(h.hook()) + (h.attempt() == 0 ? "" : " (run " + (h.attempt() + 1)
+          + ")") + ": " + shown(h.handler()));
       line("    " + status);
       if (h.output() != null && !h.output().isBlank()) {
         line("    output:");
@@ -227,6 +200,9 @@ public final class TextReport {
           .append(shown(String.join(",", item.policies())));
     }
     line(head.toString());
+    if (item.replacedExisting()) {
+      line("    before-hook-creation deleted the " + shown(item.what()) + " an earlier run left, then created it anew");
+    }
     boolean ok = "succeeded".equals(item.outcome());
     line("    " + paint(ok ? GREEN : RED, shown(item.outcome().replace('-', ' '))) + " after "
         + Verdicts.seconds(item.durationMs()) + (ok || item.message() == null || item.message().isEmpty() ? ""
@@ -272,29 +248,13 @@ public final class TextReport {
    * lines, and of those its last {@link #OUTPUT_BYTES} bytes.
    */
   private void output(String output, long droppedBytes, String indent) {
-    String text = output.stripTrailing();
-    int start = text.length();
-    int lines = 0;
-    long bytes = 0;
-    while (start > 0) {
-      int c = text.codePointBefore(start);
-      bytes += utf8Length(c);
-      if (c == '\n' && ++lines == OUTPUT_LINES || bytes > OUTPUT_BYTES) {
-        break;
-      }
-      start -= Character.charCount(c);
+    OutputTail tail = OutputTail.of(output, droppedBytes, OUTPUT_LINES, OUTPUT_BYTES);
+    if (tail.notShownBytes() > 0) {
+      line(indent + String.format(Locale.ROOT, "… %,d earlier bytes not shown", tail.notShownBytes()));
     }
-    long notShown = droppedBytes + text.substring(0, start).codePoints().map(TextReport::utf8Length).sum();
-    if (notShown > 0) {
-      line(indent + String.format(Locale.ROOT, "… %,d earlier bytes not shown", notShown));
-    }
-    for (String l : Printable.lines(text.substring(start)).split("\n", -1)) {
+    for (String l : tail.lines()) {
       line(indent + "| " + l);
     }
-  }
-
-  private static int utf8Length(int codePoint) {
-    return codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
   }
 
   /** A value from the manifest or the run, on one line. */

@@ -1,9 +1,11 @@
 package io.hooklens.run.report;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -22,11 +24,29 @@ public final class Verdicts {
 
   private Verdicts() {}
 
-  /** One verdict per hook of the step. */
+  /**
+   * One verdict per hook of the step: of a hook that ran for several runs of its container, the first run where it
+   * did not succeed (else the last), saying in how many runs it failed.
+   */
   public static List<Verdict> of(Step step, long startTimeoutMs) {
     List<Verdict> verdicts = new ArrayList<>();
+    Map<String, List<HookResult>> runs = new LinkedHashMap<>();
     for (HookResult hook : step.hooks()) {
-      verdicts.add("preStop".equals(hook.hook()) ? preStop(step, hook) : postStart(step, hook, startTimeoutMs));
+      runs.computeIfAbsent(hook.container() + "\u0000" + hook.hook(), k -> new ArrayList<>()).add(hook);
+    }
+    for (List<HookResult> same : runs.values()) {
+      HookResult hook = same.stream().filter(h -> !"succeeded".equals(h.status())).findFirst()
+          .orElse(same.get(same.size() - 1));
+      Verdict v = "preStop".equals(hook.hook()) ? preStop(step, hook) : postStart(step, hook, startTimeoutMs);
+      if (same.size() > 1) {
+        long failed = same.stream().filter(h -> !"succeeded".equals(h.status())).count();
+        String count = failed == 0 ? "; the same in all " + same.size() + " runs"
+            : "; it failed in " + failed + " of " + same.size() + " runs";
+        int see = v.text().lastIndexOf(" — see ");
+        String text = see < 0 ? v.text() + count : v.text().substring(0, see) + count + v.text().substring(see);
+        v = new Verdict(v.container(), v.hook(), v.ok(), text, v.rules(), v.predicted());
+      }
+      verdicts.add(v);
     }
     return verdicts;
   }
@@ -109,7 +129,27 @@ public final class Verdicts {
   }
 
   private static String message(HookResult hook) {
-    return hook.message() == null ? "no message" : hook.message();
+    return hook.message() == null ? "no message" : withoutOutput(hook);
+  }
+
+  /**
+   * A hook's message without the end of its output that the kubelet's message quotes, when the output is reported
+   * beside it: said once, as lines, rather than again on one line.
+   */
+  static String withoutOutput(HookResult hook) {
+    String message = hook.message();
+    String output = hook.output() == null ? "" : hook.output().strip();
+    if (message == null || output.isEmpty()) {
+      return message;
+    }
+    for (int at = message.indexOf(": "); at >= 0; at = message.indexOf(": ", at + 1)) {
+      String quoted = message.substring(at + 2).strip();
+      quoted = quoted.startsWith("…") ? quoted.substring(1) : quoted;
+      if (!quoted.isEmpty() && output.endsWith(quoted)) {
+        return message.substring(0, at) + "; see its output";
+      }
+    }
+    return message;
   }
 
   private static Verdict verdict(HookResult hook, boolean ok, String text, String rule) {

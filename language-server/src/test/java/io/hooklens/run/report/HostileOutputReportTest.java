@@ -58,11 +58,13 @@ class HostileOutputReportTest {
     List<Prediction> predicted = List.of(new Prediction("HL401", "warning", "preStop of container \"" + CONTAINER
         + "\" needs 6s", "templates/" + HOSTILE + ".yaml", 12, 5));
     Step step = new Step("pod", "delete", "Pod/web" + HOSTILE, "default" + HOSTILE, "web" + HOSTILE, 2, 1000L, 5000L,
-        "node", List.of(new ContainerResult(CONTAINER, "sh -c " + HOSTILE, 10L, 20L, 4000L, 137, "Error" + HOSTILE)),
+        "node", List.of(new ContainerResult(CONTAINER, "sh -c " + HOSTILE, 10L, 20L, 4000L, 137, "Error" + HOSTILE, 0,
+            List.of(new ContainerResult.Attempt(0, 10L, 20L, 4000L, 137, "Error" + HOSTILE, null)), podOutput.text(),
+            podOutput.droppedBytes())),
         List.of(new HookResult(CONTAINER, "preStop", "exec sh -c " + HOSTILE, 1100L, 3000L, "cut-off", null,
-            hookOutput.text(), hookOutput.droppedBytes(), predicted),
+            hookOutput.text(), hookOutput.droppedBytes(), predicted, 0),
             new HookResult(CONTAINER, "postStart", "exec " + HOSTILE, 15L, 18L, "failed",
-                "command exited with 1: " + HOSTILE, "", 0, List.of())),
+                "command exited with 1: " + HOSTILE, "", 0, List.of(), 0)),
         List.of(new Signal(CONTAINER, "SIGTERM", 3000), new Signal(CONTAINER, "SIGKILL", 4000)),
         List.of(new EventRecord("Warning", "FailedPreStopHook" + HOSTILE, "PreStopHook failed" + HOSTILE, CONTAINER,
             "2026-01-01T12:00:00Z")), List.of(), List.of("note " + HOSTILE));
@@ -73,11 +75,11 @@ class HostileOutputReportTest {
         List.of("hook-succeeded" + HOSTILE), "failed", "BackoffLimitExceeded" + HOSTILE, 10, 900, null, null,
         List.of(new Sequence.PodOutput("migrate-x" + HOSTILE, "Failed", null, List.of(new Sequence.ContainerOutput(
             CONTAINER, 1, "Error", "exit " + HOSTILE, 0, podOutput.text(), podOutput.droppedBytes())))),
-        List.of("tag" + HOSTILE), predicted));
+        List.of("tag" + HOSTILE), predicted, true));
     Sequence sequence = new Sequence("helm", "install" + HOSTILE, "default", items, "failed " + HOSTILE, 1000,
         SequenceVerdicts.helm("install", items), List.of("note " + HOSTILE));
     return new RunReport(RunReport.VERSION, "chart" + HOSTILE, "embedded", true, List.of(step), List.of(sequence),
-        List.of("warning " + HOSTILE));
+        List.of("warning " + HOSTILE), 1200L);
   }
 
   /** No C0 control but line feed and tab, no DEL, no C1 control, no character that reorders a line. */
@@ -103,6 +105,12 @@ class HostileOutputReportTest {
     assertTrue(text.contains("  app\\x1b]0;pwned\\x07\\x1b[2J\\x1b[1;1H\\r\\x08\\x00\\x7f\\u009b31m\\u202e preStop: "
         + "exec sh -c \\x1b]0;pwned"), text);
     assertTrue(text.length() < 40_000, "two outputs of 1 MB give a short report: " + text.length());
+
+    String containers = text.substring(text.indexOf("\nContainers\n"), text.indexOf("\nHooks\n"));
+    List<String> containerLines = containers.lines().filter(l -> l.startsWith("      | ")).toList();
+    assertEquals(1, containerLines.size(), containers);
+    assertTrue(containerLines.get(0).endsWith("\\u009b31m\\u202e"), containerLines.get(0));
+    assertTrue(notShown(containers) >= bytes(POD_OUTPUT) - TextReport.OUTPUT_BYTES, containers);
 
     String hooks = text.substring(text.indexOf("\nHooks\n"), text.indexOf("\nVerdicts\n"));
     List<String> shown = hooks.lines().filter(l -> l.startsWith("      | ")).toList();
@@ -145,6 +153,11 @@ class HostileOutputReportTest {
         .parse(new InputSource(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8))));
     assertEquals("svg", doc.getDocumentElement().getTagName());
     assertTrue(doc.getDocumentElement().getTextContent().contains("app\\x1b]0;pwned\\x07"), svg);
+    // The end of each output, escaped, each line cut to the canvas.
+    assertTrue(svg.contains("output of app\\x1b]0;pwned"), svg);
+    assertTrue(svg.contains("output of Job/migrate\\x1b]0;pwned"), svg);
+    assertTrue(svg.contains("line 30 \\x1b]0;pwned\\x07") && !svg.contains("line 25 "), svg);
+    assertTrue(svg.length() < 60_000, "two outputs of 1 MB give a small image: " + svg.length());
   }
 
   @Test
@@ -159,6 +172,11 @@ class HostileOutputReportTest {
     assertEquals(bytes(HOOK_OUTPUT) - BoundedOutput.KEPT_BYTES, hook.get("outputDroppedBytes").asLong());
     assertEquals(hookOutput.droppedBytes(), hook.get("outputDroppedBytes").asLong());
     assertTrue(hook.get("output").asText().endsWith(lines(11, 30)));
+
+    JsonNode stepContainer = json.get("steps").get(0).get("containers").get(0);
+    assertEquals(podOutput.text(), stepContainer.get("output").asText());
+    assertEquals(podOutput.droppedBytes(), stepContainer.get("outputDroppedBytes").asLong());
+    assertEquals(137, stepContainer.get("attempts").get(0).get("exitCode").asInt());
 
     JsonNode container = json.get("sequences").get(0).get("items").get(0).get("pods").get(0).get("containers").get(0);
     assertEquals(podOutput.text(), container.get("output").asText());
