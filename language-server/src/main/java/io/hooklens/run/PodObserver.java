@@ -34,6 +34,7 @@ final class PodObserver implements AutoCloseable {
   private final Changes changes;
   private Long goneNanos;
   private String phase;
+  private Long readyNanos;
 
   PodObserver(KubernetesClient client, String namespace, String name, Changes changes) {
     this.changes = changes;
@@ -64,6 +65,11 @@ final class PodObserver implements AutoCloseable {
       return;
     }
     phase = pod.getStatus().getPhase();
+    boolean ready = pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
+        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+    if (ready && readyNanos == null) {
+      readyNanos = now;
+    }
     List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
     for (ContainerStatus status : statuses == null ? List.<ContainerStatus>of() : statuses) {
       Seen seen = containers.computeIfAbsent(status.getName(), n -> new Seen());
@@ -88,6 +94,11 @@ final class PodObserver implements AutoCloseable {
 
   synchronized Seen container(String name) {
     return containers.getOrDefault(name, new Seen());
+  }
+
+  /** The pod is Ready (its readiness probes pass), or has ended: what a start with probes waits for. */
+  synchronized boolean ready() {
+    return readyNanos != null || "Failed".equals(phase) || "Succeeded".equals(phase) || goneNanos != null;
   }
 
   synchronized Long goneNanos() {

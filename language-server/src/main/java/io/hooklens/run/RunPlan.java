@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
@@ -242,11 +243,20 @@ public final class RunPlan {
     if (stop != null && !"SIGTERM".equals(stop)) {
       out.add(who + "lifecycle.stopSignal " + stop + " is not applied: it is stopped with SIGTERM");
     }
+    notRun(out, who, "startupProbe", c.getStartupProbe());
+    notRun(out, who, "readinessProbe", c.getReadinessProbe());
+    notRun(out, who, "livenessProbe", c.getLivenessProbe());
     if (c.getResources() != null && c.getResources().getLimits() != null) {
       c.getResources().getLimits().keySet().stream().filter(k -> !"memory".equals(k)).sorted()
           .forEach(k -> out.add(who + "resources.limits." + k + " is not enforced"));
     }
     return out;
+  }
+
+  private static void notRun(List<String> out, String who, String field, Probe probe) {
+    if (probe != null && probe.getExec() == null && probe.getHttpGet() == null) {
+      out.add(who + field + " is not run here (only exec and httpGet are): it counts as passing");
+    }
   }
 
   /** Why a container cannot run on the embedded node: nothing says what it runs. */

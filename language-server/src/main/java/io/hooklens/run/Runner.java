@@ -287,6 +287,12 @@ public final class Runner implements AutoCloseable {
         List.of(sequence), notes(List.of()), clusterStartMs);
   }
 
+  /** Whether a container has a startup or readiness probe, so that the pod is Ready only once they pass. */
+  private static boolean probed(Pod pod) {
+    return pod.getSpec().getContainers().stream()
+        .anyMatch(c -> c.getStartupProbe() != null || c.getReadinessProbe() != null);
+  }
+
   private void open() throws InterruptedException {
     long start = System.nanoTime();
     synchronized (lock) {
@@ -513,6 +519,11 @@ public final class Runner implements AutoCloseable {
       if (!started && !closed) {
         progress.line(since(createdNanos[0]), name, "not all containers run after " + startTimeoutSeconds
             + " s; deleting the pod anyway");
+      } else if (probed(pod) && !closed) {
+        // A rollout or a scale-down deletes a pod once it is Ready; one whose probes never pass is deleted too.
+        boolean ready = observer.await(observer::ready, startTimeoutSeconds * 1000, () -> closed);
+        progress.line(since(createdNanos[0]), name, ready ? "pod Ready: its probes pass"
+            : "not Ready after " + startTimeoutSeconds + " s; deleting the pod anyway");
       }
       long deleteNanos = System.nanoTime();
       progress.line(since(createdNanos[0]), name, "deleting (grace period " + plan.graceSeconds() + " s)");

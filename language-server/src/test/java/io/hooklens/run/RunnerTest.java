@@ -162,6 +162,40 @@ class RunnerTest {
   }
 
   @Test
+  void aPodWithAReadinessProbeIsDeletedOnlyOnceItIsReady() throws Exception {
+    // The app is ready after two seconds; its preStop succeeds only on a ready app, as on a cluster, where the pod
+    // is deleted only once its rollout saw it Ready.
+    String yaml = """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: warming
+        spec:
+          terminationGracePeriodSeconds: 5
+          containers:
+            - name: app
+              image: debian:12
+              command: ["sh", "-c", "trap 'exit 0' TERM; sleep 2; touch /tmp/ready; while :; do sleep 0.1; done"]
+              readinessProbe:
+                exec:
+                  command: ["test", "-f", "/tmp/ready"]
+                periodSeconds: 1
+              lifecycle:
+                preStop:
+                  exec:
+                    command: ["test", "-f", "/tmp/ready"]
+        """;
+    List<String> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RunReport report;
+    try (Runner runner = Runner.embedded(Images.NONE, 60, (s, pod, what) -> progress.add(what))) {
+      report = runner.run(plan(yaml), List.of());
+    }
+    HookResult preStop = report.steps().get(0).hooks().get(0);
+    assertEquals("succeeded", preStop.status(), preStop + "; progress " + progress);
+    assertTrue(progress.contains("pod Ready: its probes pass"), progress.toString());
+  }
+
+  @Test
   void aPlanNamesWhatTheNodeDoesNotDoOfAContainer() throws Exception {
     String yaml = """
         apiVersion: v1
@@ -175,6 +209,8 @@ class RunnerTest {
               command: ["sh", "-c", "sleep 1"]
               resources:
                 limits: {cpu: 500m, memory: 64Mi, ephemeral-storage: 1Gi}
+              readinessProbe:
+                tcpSocket: {port: 8080}
               lifecycle:
                 stopSignal: SIGQUIT
                 preStop:
@@ -185,6 +221,7 @@ class RunnerTest {
         "container \"app\": image nginx:1.27 is not given (--image, --image-root): its command runs on this "
             + "machine's files",
         "container \"app\": lifecycle.stopSignal SIGQUIT is not applied: it is stopped with SIGTERM",
+        "container \"app\": readinessProbe is not run here (only exec and httpGet are): it counts as passing",
         "container \"app\": resources.limits.cpu is not enforced",
         "container \"app\": resources.limits.ephemeral-storage is not enforced"), plan(yaml).pods().get(0).notes());
   }

@@ -34,13 +34,20 @@ final class ContainerKiller {
    * @param why what stops it, for the timeline
    */
   CompletableFuture<Void> kill(ContainerSlot slot, Sandbox.PodNetwork network, long graceSeconds, String why) {
+    // The kubelet's killContainer names a failed postStart as the event's message, and any other stop by default.
+    return kill(slot, network, graceSeconds, why,
+        FAILED_POST_START.equals(why) ? why : "Stopping container " + slot.name());
+  }
+
+  /** @param message the Killing event's message, as the kubelet's caller gives it (a failed probe's) */
+  CompletableFuture<Void> kill(ContainerSlot slot, Sandbox.PodNetwork network, long graceSeconds, String why,
+      String message) {
     if (!slot.live()) {
       return CompletableFuture.completedFuture(null);
     }
     ContainerSlot.Run run = slot.run();
     String name = slot.name();
-    // The kubelet's killContainer names a failed postStart as the event's message, and any other stop by default.
-    journal.event(name, false, "Killing", FAILED_POST_START.equals(why) ? why : "Stopping container " + name);
+    journal.event(name, false, "Killing", message);
     if (slot.preStop() == null || graceSeconds <= 0) {
       return signal(name, run, graceSeconds);
     }

@@ -63,6 +63,10 @@ final class ContainerSlot {
   // due, zero while there is none, and when it last grew.
   private long backOffMillis;
   private Instant backOffUpdated;
+  // The kubelet's probe results for the current run: started once its startupProbe succeeded (at once without
+  // one), ready while its readinessProbe succeeds (once started without one).
+  private boolean probedStarted;
+  private boolean probedReady;
 
   ContainerSlot(Container spec, Kind kind) {
     this.spec = spec;
@@ -109,9 +113,34 @@ final class ContainerSlot {
     startedAt = Instant.now();
   }
 
-  /** Its postStart returned: the container runs. */
+  /** Its postStart returned: the container runs; without probes it is started and ready at once. */
   void running() {
     move(State.RUNNING);
+    probedStarted = spec.getStartupProbe() == null;
+    probedReady = probedStarted && spec.getReadinessProbe() == null;
+  }
+
+  /** A startup probe reached its success threshold: readiness and liveness probes begin. */
+  void probedStarted() {
+    probedStarted = true;
+    probedReady = spec.getReadinessProbe() == null;
+  }
+
+  /** A readiness probe reached its success or failure threshold; true when that changed the container. */
+  boolean probedReady(boolean ready) {
+    boolean changed = probedReady != ready;
+    probedReady = ready;
+    return changed;
+  }
+
+  /** {@code containerStatus.started}: running and past its startup probe. */
+  boolean started() {
+    return state == State.RUNNING && probedStarted;
+  }
+
+  /** {@code containerStatus.ready}: running and passing its readiness probe. */
+  boolean ready() {
+    return state == State.RUNNING && probedReady;
   }
 
   void terminated(int exitCode, String reason, String message) {

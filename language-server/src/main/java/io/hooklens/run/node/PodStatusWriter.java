@@ -113,7 +113,7 @@ final class PodStatusWriter {
     boolean ended = apps.stream().allMatch(s -> s.state() == State.TERMINATED);
     boolean allZero = apps.stream().allMatch(s -> s.termination() == null || s.termination().exitCode() == 0);
     boolean anyRunning = apps.stream().anyMatch(PodStatusWriter::runningOrRestarting);
-    boolean ready = initialized && apps.stream().allMatch(s -> s.state() == State.RUNNING);
+    boolean ready = initialized && apps.stream().allMatch(ContainerSlot::ready);
     String phase = failure != Failure.NONE ? "Failed" : !initialized ? "Pending"
         : ended ? (allZero ? "Succeeded" : "Failed") : anyRunning ? "Running" : "Pending";
     boolean deadline = failure == Failure.DEADLINE_EXCEEDED;
@@ -154,10 +154,9 @@ final class PodStatusWriter {
     };
     // While it backs off, its last run is the one that just ended.
     Termination last = slot.inCrashLoopBackOff() ? slot.termination() : slot.last();
-    boolean running = slot.state() == State.RUNNING;
     return new ContainerStatusBuilder().withName(slot.name()).withImage(slot.spec.getImage()).withImageID("")
         .withContainerID(slot.run() == null ? null : "hooklens://" + slot.run().process().process.pid())
-        .withReady(running).withStarted(running).withRestartCount(slot.restartCount()).withState(state)
+        .withReady(slot.ready()).withStarted(slot.started()).withRestartCount(slot.restartCount()).withState(state)
         .withLastState(last == null ? null : terminated(last)).build();
   }
 

@@ -237,6 +237,15 @@ final class PodWorker {
     slot.running();
     journal.mark(slot.name(), Mark.RUNNING, "");
     publish();
+    Container spec = slot.spec;
+    if (spec.getStartupProbe() != null || spec.getReadinessProbe() != null || spec.getLivenessProbe() != null) {
+      new Prober(slot, agent.hooks(), network, loop, agent.executor(), journal, this::publish, () -> terminating,
+          podGrace(), (grace, message) -> {
+            if (!ending()) {
+              killer.kill(slot, network, grace, "Unhealthy", message);
+            }
+          }).start();
+    }
   }
 
   private void exited(ContainerSlot slot, ContainerSlot.Run run, int code) {
