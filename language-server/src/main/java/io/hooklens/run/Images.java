@@ -3,6 +3,7 @@ package io.hooklens.run;
 import io.hooklens.run.node.Image;
 import io.hooklens.run.node.ImageArchive;
 import io.hooklens.run.node.NodeAgent;
+import io.hooklens.run.node.StopSignal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -70,6 +72,19 @@ public final class Images implements AutoCloseable {
   public boolean hasEntrypoint(String image) {
     Image i = image == null ? null : byName.get(image);
     return i != null && !(i.entrypoint().isEmpty() && i.cmd().isEmpty());
+  }
+
+  /** The signal that stops a container of {@code image}: its StopSignal when it names one, else SIGTERM. */
+  public String stopSignal(String image) {
+    Image i = image == null ? null : byName.get(image);
+    return (i == null ? Optional.<StopSignal>empty() : StopSignal.parse(i.stopSignal())).orElse(StopSignal.SIGTERM)
+        .name();
+  }
+
+  /** Whether {@code image} names a stop signal of its own. */
+  public boolean namesStopSignal(String image) {
+    Image i = image == null ? null : byName.get(image);
+    return i != null && StopSignal.parse(i.stopSignal()).isPresent();
   }
 
   /** Where {@code image}'s filesystem is, for the plan's description. */

@@ -230,7 +230,8 @@ public final class RunPlan {
 
   /**
    * What of a container the node does not do as a cluster would, in the words the plan shows: an image it was
-   * not given, a stop signal other than SIGTERM, and resource limits other than memory.
+   * not given, a {@code lifecycle.stopSignal} (dropped as a default API server drops it), and resource limits other
+   * than memory.
    */
   static List<String> leftOut(Container c, Images images) {
     List<String> out = new ArrayList<>();
@@ -240,8 +241,11 @@ public final class RunPlan {
           + "machine's files");
     }
     String stop = c.getLifecycle() == null ? null : c.getLifecycle().getStopSignal();
-    if (stop != null && !"SIGTERM".equals(stop)) {
-      out.add(who + "lifecycle.stopSignal " + stop + " is not applied: it is stopped with SIGTERM");
+    String imageStop = images.stopSignal(c.getImage());
+    if (stop != null && !stop.equals(imageStop)) {
+      out.add(who + "lifecycle.stopSignal " + stop + " is dropped, as an API server without the ContainerStopSignals "
+          + "feature gate (alpha, off by default) drops it: it is stopped with " + imageStop
+          + (images.namesStopSignal(c.getImage()) ? ", its image's StopSignal" : ""));
     }
     notRun(out, who, "startupProbe", c.getStartupProbe());
     notRun(out, who, "readinessProbe", c.getReadinessProbe());

@@ -25,6 +25,7 @@ import io.hooklens.run.report.EventRecord;
 import io.hooklens.run.report.JsonReport;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.Sequence;
+import io.hooklens.run.report.Signal;
 import io.hooklens.run.report.Step;
 import io.hooklens.run.report.SvgTimeline;
 import io.hooklens.run.report.TextReport;
@@ -407,11 +408,11 @@ public final class Runner implements AutoCloseable {
 
   /**
    * What changes without the sandbox's PID namespace: the command is not PID 1, which the kernel spares from the
-   * signals it has no handler for; the containers that were sent SIGTERM are named.
+   * signals it has no handler for; the containers that were sent their stop signal are named.
    */
   static String notPidOne(List<Step> steps) {
     List<String> signalled = steps.stream().flatMap(s -> s.signals().stream()
-        .filter(g -> "SIGTERM".equals(g.signal())).map(g -> s.pod() + "/" + g.container())).distinct().toList();
+        .filter(Signal::stop).map(g -> s.pod() + "/" + g.container())).distinct().toList();
     return "without the sandbox a container's command is not PID 1: a shell without a trap ends at SIGTERM here, "
         + "while on a cluster it ignores SIGTERM until SIGKILL"
         + (signalled.isEmpty() ? "" : "; the verdicts on how these containers ended depend on it: "
@@ -562,7 +563,8 @@ public final class Runner implements AutoCloseable {
       case PRE_STOP_STARTED -> "preStop of " + who + "started";
       case PRE_STOP_ENDED -> "preStop of " + who + (entry.failed() ? "failed" + detail : "ended");
       case PRE_STOP_ABANDONED -> "preStop of " + who + "cut off" + detail;
-      case SIGTERM -> "SIGTERM to " + who.strip() + detail;
+      case STOP_SIGNAL -> Timeline.signal(entry) + " to " + who.strip() + ": "
+          + entry.detail().substring(entry.detail().indexOf(", ") + 2);
       case SIGKILL -> "SIGKILL to " + who.strip() + detail;
       case EXITED -> "container " + who + "exited" + detail;
       case WARNING -> "warning" + detail;

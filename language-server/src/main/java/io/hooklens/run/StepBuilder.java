@@ -59,8 +59,8 @@ final class StepBuilder {
     List<String> notes = new ArrayList<>(plan.notes());
     for (Timeline.Entry e : entries) {
       long at = (origin + e.nanos() - createdNanos) / 1_000_000;
-      if (e.mark() == Mark.SIGTERM || e.mark() == Mark.SIGKILL) {
-        signals.add(new Signal(e.container(), e.mark().name(), at));
+      if (e.mark() == Mark.STOP_SIGNAL || e.mark() == Mark.SIGKILL) {
+        signals.add(new Signal(e.container(), Timeline.signal(e), at));
       } else if (e.mark() == Mark.WARNING) {
         notes.add(e.container() == null ? e.detail() : "container \"" + e.container() + "\": " + e.detail());
       }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hooklens.run.cluster.EmbeddedCluster;
 import io.hooklens.run.controllers.JobController;
+import io.hooklens.run.node.Image;
 import io.hooklens.run.node.NodeAgent;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -27,10 +29,16 @@ import java.util.stream.Stream;
 public final class RunFixture implements AutoCloseable {
   public final EmbeddedCluster cluster = EmbeddedCluster.start();
   public final KubernetesClient client = cluster.client();
-  public final NodeAgent agent = NodeAgent.start(client).restartBackoff(Duration.ofMillis(200));
+  public final NodeAgent agent;
   public final JobController jobs = JobController.start(client, Duration.ofMillis(200));
 
   public RunFixture() {
+    this(Map.of());
+  }
+
+  /** @param images the images the node has, by name */
+  public RunFixture(Map<String, Image> images) {
+    agent = NodeAgent.start(client, images).restartBackoff(Duration.ofMillis(200));
     assertTrue(agent.isolated(), "bubblewrap must be installed (run-tests installs it)");
   }
 

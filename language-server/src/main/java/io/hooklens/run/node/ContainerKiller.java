@@ -7,9 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The kubelet's {@code killContainer}, on a pod's loop: the grace period counts from the call; preStop runs first
- * (abandoned when the grace period is over), then SIGTERM with what is left of the grace period, at least
- * {@link Termination#MINIMUM_AFTER_SIGTERM_SECONDS}, then SIGKILL. The preStop time is counted in whole seconds, as the kubelet
- * truncates it. Nothing waits on the loop: each step is a timer or a future that brings the next one back to it.
+ * (abandoned when the grace period is over), then the stop signal (SIGTERM unless the image names another) with
+ * what is left of the grace period, at least {@link Termination#MINIMUM_AFTER_SIGTERM_SECONDS}, then SIGKILL. The
+ * preStop time is counted in whole seconds, as the kubelet truncates it. Nothing waits on the loop: each step is a timer or a future that brings the next one back to it.
  */
 final class ContainerKiller {
   /** Why a container whose postStart failed is stopped: its event's reason and the Killing event's message. */
@@ -64,8 +64,8 @@ final class ContainerKiller {
   private CompletableFuture<Void> signal(String name, ContainerSlot.Run run, long graceLeft) {
     long grace = Termination.stopTimeout(graceLeft);
     if (!run.ended().isDone()) {
-      journal.mark(name, Mark.SIGTERM, "stop timeout " + grace + " s");
-      run.process().terminate();
+      journal.mark(name, Mark.STOP_SIGNAL, run.stopSignal().name() + ", stop timeout " + grace + " s");
+      run.process().terminate(run.stopSignal());
     }
     return loop.within(run.ended(), grace, TimeUnit.SECONDS).thenComposeAsync(inTime -> {
       if (inTime) {

@@ -3,9 +3,7 @@ package io.hooklens.run.node;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodSecurityContext;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.hooklens.run.kube.BoundedOutput;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -23,12 +21,15 @@ import java.util.function.Consumer;
  */
 final class ContainerLauncher {
   /** What came of a start: a run, a configuration to wait for, or a failure. */
-  sealed interface Outcome permits Started, ConfigMissing, Failed {}
+  sealed interface Outcome permits Started, CannotCreate, Failed {}
 
   record Started(ContainerSlot.Run run, List<String> argv) implements Outcome {}
 
-  /** A ConfigMap, Secret or key the environment needs is missing: the kubelet's message. */
-  record ConfigMissing(String message) implements Outcome {}
+  /**
+   * The container cannot be created yet, and waits with {@code reason}: a ConfigMap, Secret or key the environment
+   * needs is missing, or its user is refused or unknown. The message is the kubelet's.
+   */
+  record CannotCreate(String reason, String message) implements Outcome {}
 
   record Failed(String message) implements Outcome {}
 
@@ -53,7 +54,13 @@ final class ContainerLauncher {
       env = Collections.unmodifiableMap(new LinkedHashMap<>(
           new Environment(agent.client(), pod, network.ip(), warning).of(image, spec)));
     } catch (Environment.ConfigError e) {
-      return new ConfigMissing(e.getMessage());
+      return new CannotCreate("CreateContainerConfigError", e.getMessage());
+    }
+    Sandbox.Identity identity;
+    try {
+      identity = ContainerUser.of(pod, spec, image);
+    } catch (ContainerUser.Refused e) {
+      return new CannotCreate(e.reason, e.getMessage());
     }
     // The kubelet expands $(NAME) in the container's command and args, not in the image's.
     List<String> argv = Image.argv(image, Environment.expand(spec.getCommand(), env),
@@ -67,24 +74,28 @@ final class ContainerLauncher {
     try {
       Sandbox.ContainerProcess process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv,
           env, workingDir, volumes.mounts(spec, warning), image == null ? null : image.root(), execWords(spec, env),
-          memoryLimit(spec), identity(spec));
+          memoryLimit(spec), identity);
       HandlerRunner.Output output = HandlerRunner.Output.drain(process.process.getInputStream(), printed);
-      return new Started(new ContainerSlot.Run(process, output, env, new CompletableFuture<>(),
-          new CompletableFuture<>()), argv);
+      return new Started(new ContainerSlot.Run(process, output, env, stopSignal(spec, image, warning),
+          new CompletableFuture<>(), new CompletableFuture<>()), argv);
     } catch (IOException e) {
       return new Failed(e.getMessage());
     }
   }
 
-  /** The container's user and group inside it: its own securityContext's, else the pod's, else root. */
-  private Sandbox.Identity identity(Container spec) {
-    SecurityContext own = spec.getSecurityContext();
-    PodSecurityContext pods = pod.getSpec().getSecurityContext();
-    Long uid = own != null && own.getRunAsUser() != null ? own.getRunAsUser()
-        : pods != null ? pods.getRunAsUser() : null;
-    Long gid = own != null && own.getRunAsGroup() != null ? own.getRunAsGroup()
-        : pods != null ? pods.getRunAsGroup() : null;
-    return new Sandbox.Identity(uid == null ? 0 : uid, gid == null ? 0 : gid);
+  /**
+   * What stops it: the image's {@code StopSignal}, else SIGTERM, as containerd decides it. {@code lifecycle.stopSignal}
+   * is dropped by an API server without the ContainerStopSignals feature gate (alpha, off by default up to 1.36:
+   * dropContainerStopSignals), so the kubelet never sees it; the plan says so.
+   */
+  private static StopSignal stopSignal(Container spec, Image image, Consumer<String> warning) {
+    if (image == null || image.stopSignal() == null) {
+      return StopSignal.SIGTERM;
+    }
+    return StopSignal.parse(image.stopSignal()).orElseGet(() -> {
+      warning.accept("the image's StopSignal " + image.stopSignal() + " names no signal: it is stopped with SIGTERM");
+      return StopSignal.SIGTERM;
+    });
   }
 
   /** {@code resources.limits.memory} in bytes, if set. */

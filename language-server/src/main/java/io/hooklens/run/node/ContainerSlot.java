@@ -36,7 +36,7 @@ final class ContainerSlot {
    * killed if that failed) and {@code ended} once the node has taken in its exit.
    */
   record Run(Sandbox.ContainerProcess process, HandlerRunner.Output output, Map<String, String> env,
-      CompletableFuture<Void> startReturned, CompletableFuture<Void> ended) {
+      StopSignal stopSignal, CompletableFuture<Void> startReturned, CompletableFuture<Void> ended) {
     /** Completes with the exit code once the process and what it left are gone, off the pod's loop. */
     CompletableFuture<Integer> exit() {
       return process.gone();
@@ -56,8 +56,9 @@ final class ContainerSlot {
   private Termination termination;
   private Termination last;
   private int restartCount;
-  // Why the container cannot be created yet, while it waits in CreateContainerConfigError.
+  // Why the container cannot be created yet, while it waits with that reason (CreateContainerConfigError).
   private String configError;
+  private String configReason;
   private String backOffMessage;
   // The kubelet's back-off entry for the container (flowcontrol.Backoff): the wait before a restart once one is
   // due, zero while there is none, and when it last grew.
@@ -96,13 +97,14 @@ final class ContainerSlot {
     state = to;
   }
 
-  /** Waits for a ConfigMap, Secret or key; true when the reason is new. */
-  boolean configMissing(String message) {
+  /** Waits for a ConfigMap, Secret or key, or a user it may run as; true when the reason is new. */
+  boolean cannotCreate(String reason, String message) {
     if (state != State.WAITING) {
       throw new IllegalStateException("container " + name() + " is " + state + ", not waiting to be created");
     }
-    boolean changed = !message.equals(configError);
+    boolean changed = !message.equals(configError) || !reason.equals(configReason);
     configError = message;
+    configReason = reason;
     return changed;
   }
 
@@ -254,6 +256,11 @@ final class ContainerSlot {
 
   String configError() {
     return configError;
+  }
+
+  /** The waiting reason while {@link #configError()} is set. */
+  String configReason() {
+    return configReason;
   }
 
   String backOffMessage() {

@@ -6,10 +6,12 @@ import java.util.stream.Stream;
 
 /**
  * An image the embedded node runs containers from: its unpacked filesystem and, when it came from an archive,
- * its config's {@code Entrypoint}, {@code Cmd}, {@code Env} ({@code NAME=value} each) and {@code WorkingDir}.
- * An image given as a directory has none of them.
+ * its config's {@code Entrypoint}, {@code Cmd}, {@code Env} ({@code NAME=value} each), {@code WorkingDir}, {@code User}
+ * ({@code user[:group]}, each a name or a number; empty for root) and {@code StopSignal} (null for SIGTERM). An
+ * image given as a directory has none of them.
  */
-public record Image(Path root, List<String> entrypoint, List<String> cmd, List<String> env, String workingDir) {
+public record Image(Path root, List<String> entrypoint, List<String> cmd, List<String> env, String workingDir,
+    String user, String stopSignal) {
   public Image {
     entrypoint = List.copyOf(entrypoint);
     cmd = List.copyOf(cmd);
@@ -18,7 +20,7 @@ public record Image(Path root, List<String> entrypoint, List<String> cmd, List<S
 
   /** An unpacked filesystem alone (e.g. from docker export), which keeps no config. */
   public static Image root(Path root) {
-    return new Image(root, List.of(), List.of(), List.of(), null);
+    return new Image(root, List.of(), List.of(), List.of(), null, "", null);
   }
 
   /**

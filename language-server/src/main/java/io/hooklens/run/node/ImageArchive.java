@@ -80,7 +80,8 @@ public final class ImageArchive {
       }
       JsonNode c = settings.path("config");
       return new Image(into, strings(c.path("Entrypoint")), strings(c.path("Cmd")), strings(c.path("Env")),
-          c.path("WorkingDir").asText("").isEmpty() ? null : c.path("WorkingDir").asText());
+          c.path("WorkingDir").asText("").isEmpty() ? null : c.path("WorkingDir").asText(), c.path("User").asText(""),
+          c.path("StopSignal").asText("").isEmpty() ? null : c.path("StopSignal").asText());
     }
   }
 

@@ -148,7 +148,7 @@ final class PodStatusWriter {
       case TERMINATED -> terminated(slot.termination());
       case RUNNING -> new ContainerStateBuilder().withNewRunning().withStartedAt(time(slot.startedAt())).endRunning()
           .build();
-      case WAITING -> slot.configError() != null ? waiting("CreateContainerConfigError", slot.configError())
+      case WAITING -> slot.configError() != null ? waiting(slot.configReason(), slot.configError())
           : waiting(waiting, null);
       case STARTING -> waiting(waiting, null);
     };

@@ -176,8 +176,8 @@ final class PodWorker {
     String name = slot.name();
     ContainerLauncher.Outcome outcome = launcher.launch(slot.spec, network, slot.printed,
         warning -> journal.mark(name, Mark.WARNING, warning));
-    if (outcome instanceof ContainerLauncher.ConfigMissing missing) {
-      waitForConfig(slot, missing.message());
+    if (outcome instanceof ContainerLauncher.CannotCreate refused) {
+      waitForConfig(slot, refused.reason(), refused.message());
     } else if (outcome instanceof ContainerLauncher.Failed failed) {
       slot.terminated(128, "StartError", failed.message());
       journal.event(name, true, "Failed", "Error: " + failed.message());
@@ -188,12 +188,12 @@ final class PodWorker {
   }
 
   /**
-   * A ConfigMap, Secret or key the environment needs is missing: the container waits in
-   * {@code CreateContainerConfigError} and is tried again a little later, as the kubelet does on its next sync
-   * of the pod, until it can start or the pod ends.
+   * A ConfigMap, Secret or key the environment needs is missing, or its user is refused: the container waits with
+   * {@code reason} ({@code CreateContainerConfigError}, {@code CreateContainerError}) and is tried again a little
+   * later, as the kubelet does on its next sync of the pod, until it can start or the pod ends.
    */
-  private void waitForConfig(ContainerSlot slot, String message) {
-    if (slot.configMissing(message)) {
+  private void waitForConfig(ContainerSlot slot, String reason, String message) {
+    if (slot.cannotCreate(reason, message)) {
       journal.event(slot.name(), true, "Failed", "Error: " + message);
       journal.mark(slot.name(), Mark.WARNING, "cannot create the container: " + message);
       publish();

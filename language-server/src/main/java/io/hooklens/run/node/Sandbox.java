@@ -453,8 +453,21 @@ final class Sandbox {
       return gone;
     }
 
-    void terminate() {
-      main().ifPresent(ProcessHandle::destroy);
+    /** Sends the container's stop signal to its main process. */
+    void terminate(StopSignal signal) {
+      Optional<ProcessHandle> target = main();
+      if (signal.number() == StopSignal.SIGTERM.number() || target.isEmpty()) {
+        target.ifPresent(ProcessHandle::destroy);
+        return;
+      }
+      try {
+        new ProcessBuilder("bash", "-c", "kill -n \"$1\" -- \"$2\" 2>/dev/null", "bash",
+            String.valueOf(signal.number()), String.valueOf(target.get().pid())).start().waitFor(5, TimeUnit.SECONDS);
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "cannot send " + signal.name() + " to container process " + target.get().pid(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
 
     // Plain: the group takes the container's children along. Isolated: only if bubblewrap went first (killed

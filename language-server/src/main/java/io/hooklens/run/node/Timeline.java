@@ -16,7 +16,9 @@ public final class Timeline {
   public enum Mark {
     CONTAINER_STARTED, POST_START_STARTED, POST_START_ENDED, RUNNING,
     DELETE_OBSERVED, PRE_STOP_STARTED, PRE_STOP_ENDED, PRE_STOP_ABANDONED,
-    SIGTERM, SIGKILL, EXITED, WARNING,
+    /** The container's stop signal was sent: its name, then the stop timeout, in the detail. */
+    STOP_SIGNAL,
+    SIGKILL, EXITED, WARNING,
     /** What a container printed over all its runs, once the run that just exited has been read to its end. */
     OUTPUT
   }
@@ -36,6 +38,11 @@ public final class Timeline {
   private final long origin = System.nanoTime();
   private final List<Entry> entries = new ArrayList<>();
   private final List<Consumer<Entry>> listeners = new CopyOnWriteArrayList<>();
+
+  /** The signal an entry of {@link Mark#STOP_SIGNAL} or {@link Mark#SIGKILL} stands for. */
+  public static String signal(Entry entry) {
+    return entry.mark() == Mark.STOP_SIGNAL ? entry.detail().substring(0, entry.detail().indexOf(',')) : "SIGKILL";
+  }
 
   /** Now, in nanoseconds since the timeline's origin: the clock of its entries, for times kept elsewhere. */
   public long now() {

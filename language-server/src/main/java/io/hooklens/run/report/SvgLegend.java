@@ -47,7 +47,7 @@ final class SvgLegend {
         }
         row.marks().forEach(m -> items.put(String.valueOf(m.symbol()), switch (m.symbol()) {
           case 'R' -> "Running";
-          case 'T' -> "SIGTERM";
+          case 'T' -> "stop signal";
           case 'K' -> "SIGKILL";
           case 'x' -> "exit";
           case 'd' -> "deleted by its policy";

@@ -47,7 +47,7 @@ final class TextPanel {
     }
     if (grace >= 0) {
       lines.add(pad("", label) + " ".repeat(Math.min(grace, bar - 1)) + paint(YELLOW, "╵") + " grace period ends ("
-          + "T SIGTERM, K SIGKILL, x exit)");
+          + "T stop signal, K SIGKILL, x exit)");
     }
     lines.add("");
   }

@@ -54,14 +54,16 @@ public final class Verdicts {
   private static Verdict preStop(Step step, HookResult hook) {
     long grace = step.graceSeconds();
     Optional<Signal> kill = signal(step, hook.container(), "SIGKILL");
-    Optional<Signal> term = signal(step, hook.container(), "SIGTERM");
+    Optional<Signal> term = step.signals().stream().filter(s -> s.container().equals(hook.container()) && s.stop())
+        .findFirst();
+    String stopSignal = term.map(Signal::signal).orElse("SIGTERM");
     String killed = kill.map(k -> "the app was SIGKILLed at " + sinceStop(step, hook.container(), k.atMs()))
         .orElse(null);
     switch (hook.status()) {
       case "cut-off" -> {
         return verdict(hook, false, "preStop was still running when the grace period of " + grace + " s ran out (cut "
             + "off after " + seconds(hook.durationMs()) + "): " + (killed != null ? killed
-            : "the app got only the kubelet's 2-second minimum after SIGTERM"), PRE_STOP_BUDGET);
+            : "the app got only the kubelet's 2-second minimum after " + stopSignal), PRE_STOP_BUDGET);
       }
       case "failed" -> {
         return verdict(hook, false, "preStop failed after " + seconds(hook.durationMs()) + " and FailedPreStopHook "
@@ -71,12 +73,12 @@ public final class Verdicts {
       case "succeeded" -> {
         String took = "preStop took " + seconds(hook.durationMs()) + " of the " + grace + " s grace period";
         if (killed != null) {
-          return verdict(hook, false, took + ", but the app did not stop on SIGTERM: " + killed,
+          return verdict(hook, false, took + ", but the app did not stop on " + stopSignal + ": " + killed,
               predicted(hook, LITTLE_SHUTDOWN_TIME) ? List.of(LITTLE_SHUTDOWN_TIME) : List.of());
         }
         Optional<ContainerResult> c = container(step, hook.container());
         String stopped = term.isPresent() && c.isPresent() && c.get().exitedMs() != null
-            ? "; the app stopped " + seconds(c.get().exitedMs() - term.get().atMs()) + " after SIGTERM" : "";
+            ? "; the app stopped " + seconds(c.get().exitedMs() - term.get().atMs()) + " after " + stopSignal : "";
         return verdict(hook, true, took + stopped, List.of());
       }
       case "unknown" -> {

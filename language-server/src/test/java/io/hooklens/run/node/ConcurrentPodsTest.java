@@ -313,8 +313,8 @@ class ConcurrentPodsTest {
       before(marks, Mark.POST_START_STARTED, Mark.POST_START_ENDED, seen);
       before(marks, Mark.POST_START_ENDED, Mark.RUNNING, seen);
       before(marks, Mark.PRE_STOP_STARTED, Mark.PRE_STOP_ENDED, seen);
-      before(marks, Mark.PRE_STOP_ENDED, Mark.SIGTERM, seen);
-      before(marks, Mark.SIGTERM, Mark.EXITED, seen);
+      before(marks, Mark.PRE_STOP_ENDED, Mark.STOP_SIGNAL, seen);
+      before(marks, Mark.STOP_SIGNAL, Mark.EXITED, seen);
       before(marks, Mark.CONTAINER_STARTED, Mark.EXITED, seen);
     }
   }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ImageArchiveTest {
   private static final String CONFIG = """
       {"architecture":"amd64","os":"linux","config":{"Entrypoint":["/bin/migrate"],"Cmd":["up"],
-       "Env":["PATH=/usr/local/bin:/usr/bin:/bin","MODE=prod"],"WorkingDir":"/app"}}
+       "Env":["PATH=/usr/local/bin:/usr/bin:/bin","MODE=prod"],"WorkingDir":"/app",
+       "User":"migrate:staff","StopSignal":"SIGQUIT"}}
       """;
 
   @TempDir
@@ -119,6 +120,8 @@ class ImageArchiveTest {
     assertEquals(List.of("up"), image.cmd());
     assertEquals(List.of("PATH=/usr/local/bin:/usr/bin:/bin", "MODE=prod"), image.env());
     assertEquals("/app", image.workingDir());
+    assertEquals("migrate:staff", image.user());
+    assertEquals("SIGQUIT", image.stopSignal());
     assertEquals("kept\n", Files.readString(root.resolve("app/keep")));
     assertFalse(Files.exists(root.resolve("app/old")), "a whiteout removes the file");
     assertFalse(Files.exists(root.resolve("cache/a")), "an opaque whiteout empties the directory");
@@ -183,7 +186,7 @@ class ImageArchiveTest {
 
   @Test
   void aContainerRunsItsCommandElseTheImagesEntrypointWithItsArgsElseTheImagesCmd() {
-    Image image = new Image(dir, List.of("/bin/migrate"), List.of("up"), List.of(), null);
+    Image image = new Image(dir, List.of("/bin/migrate"), List.of("up"), List.of(), null, "", null);
     assertEquals(List.of("sh", "-c", "x"), Image.argv(image, List.of("sh"), List.of("-c", "x")));
     assertEquals(List.of("/bin/migrate", "down"), Image.argv(image, null, List.of("down")));
     assertEquals(List.of("/bin/migrate", "up"), Image.argv(image, List.of(), null));

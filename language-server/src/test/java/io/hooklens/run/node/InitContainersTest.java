@@ -132,7 +132,7 @@ class InitContainersTest {
     String name = pod.getMetadata().getName();
     assertEquals("proxy ready\n", run.agent.log("default", name, "app").text(), "the sidecar's postStart ran first");
     long appExit = entries(name, "app", Mark.EXITED).get(0).nanos();
-    Timeline.Entry term = run.await("the sidecar stopped", () -> entries(name, "proxy", Mark.SIGTERM).stream()
+    Timeline.Entry term = run.await("the sidecar stopped", () -> entries(name, "proxy", Mark.STOP_SIGNAL).stream()
         .findFirst().orElse(null), 10_000);
     assertTrue(term.nanos() >= appExit, "the sidecar is stopped after the app is done");
   }

@@ -190,7 +190,7 @@ class NodeAgentTest {
   private static void assertSignals(History history, Mark end, double term, double kill) {
     Entry started = mark(history.name, Mark.PRE_STOP_STARTED);
     assertAfter(started, mark(history.name, end), term);
-    assertAfter(started, mark(history.name, Mark.SIGTERM), term);
+    assertAfter(started, mark(history.name, Mark.STOP_SIGNAL), term);
     assertAfter(started, mark(history.name, Mark.SIGKILL), kill);
     assertEquals(137, history.last().getState().getTerminated().getExitCode());
   }
@@ -213,7 +213,7 @@ class NodeAgentTest {
       Entry ended = mark("prestop-ok", Mark.PRE_STOP_ENDED);
       assertFalse(ended.failed(), ended.detail());
       assertEquals("hello from prestop\n", ended.output());
-      assertTrue(mark("prestop-ok", Mark.SIGTERM).nanos() >= ended.nanos());
+      assertTrue(mark("prestop-ok", Mark.STOP_SIGNAL).nanos() >= ended.nanos());
       assertFalse(has("prestop-ok", Mark.SIGKILL));
       assertEquals(0, history.last().getState().getTerminated().getExitCode());
       assertEquals(List.of("Scheduled", "Created", "Started", "Killing"), reasons("prestop-ok"));
@@ -230,7 +230,7 @@ class NodeAgentTest {
       assertEquals("PreStopHook failed", failed.getMessage());
       assertEquals("spec.containers{app}", failed.getInvolvedObject().getFieldPath());
       assertTrue(failed.getFirstTimestamp() != null);
-      assertAfter(mark("prestop-fails", Mark.PRE_STOP_ENDED), mark("prestop-fails", Mark.SIGTERM), 0);
+      assertAfter(mark("prestop-fails", Mark.PRE_STOP_ENDED), mark("prestop-fails", Mark.STOP_SIGNAL), 0);
       assertEquals(0, history.last().getState().getTerminated().getExitCode());
     }
   }
@@ -259,7 +259,7 @@ class NodeAgentTest {
   void aSleepHookWaitsInTheNode() throws InterruptedException {
     try (History history = runAndDelete(pod("prestop-sleep", 3, STOPS_ON_TERM, null, sleep(1)))) {
       Entry started = mark("prestop-sleep", Mark.PRE_STOP_STARTED);
-      assertAfter(started, mark("prestop-sleep", Mark.SIGTERM), 1);
+      assertAfter(started, mark("prestop-sleep", Mark.STOP_SIGNAL), 1);
       assertFalse(reasons("prestop-sleep").contains("FailedPreStopHook"));
       assertEquals(0, history.last().getState().getTerminated().getExitCode());
     }
@@ -307,7 +307,7 @@ class NodeAgentTest {
       Event killing = events(name).stream().filter(e -> "Killing".equals(e.getReason())).findFirst().orElseThrow();
       assertEquals("FailedPostStartHook", killing.getMessage());
       // Killed with the pod's grace period (1 s), raised to the 2 s minimum.
-      assertAfter(mark(name, Mark.SIGTERM), mark(name, Mark.SIGKILL), 2);
+      assertAfter(mark(name, Mark.STOP_SIGNAL), mark(name, Mark.SIGKILL), 2);
       client.pods().withName(name).delete();
       history.awaitDeleted(5_000);
     }

@@ -121,7 +121,7 @@ class RestartsAndVolumesTest {
     Pod done = await("deadline", p -> phase(p, "Failed"), 10_000);
     assertEquals("DeadlineExceeded", done.getStatus().getReason());
     assertTrue(reasons("deadline").contains("DeadlineExceeded"), reasons("deadline").toString());
-    assertTrue(agent.timeline().first("default/deadline", "app", Timeline.Mark.SIGTERM).isPresent());
+    assertTrue(agent.timeline().first("default/deadline", "app", Timeline.Mark.STOP_SIGNAL).isPresent());
     assertEquals(0, done.getStatus().getContainerStatuses().get(0).getState().getTerminated().getExitCode(),
         "stopped by SIGTERM, not restarted");
     assertNotNull(client.pods().withName("deadline").get(), "the pod object stays");
