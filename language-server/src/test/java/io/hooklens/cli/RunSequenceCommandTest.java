@@ -234,6 +234,46 @@ class RunSequenceCommandTest {
   }
 
   @Test
+  void aRolloutWhoseHookFailedUnderIgnoreCompletesButFailsTheRunInOneVerdict() throws Exception {
+    Path file = dir.resolve("ignored.yaml");
+    Files.writeString(file, """
+        apiVersion: apps.openshift.io/v1
+        kind: DeploymentConfig
+        metadata:
+          name: shop
+        spec:
+          replicas: 1
+          strategy:
+            type: Recreate
+            recreateParams:
+              post:
+                failurePolicy: Ignore
+                execNewPod:
+                  containerName: shop
+                  command: [/bin/sh, -c, 'echo notify failed; exit 3']
+          template:
+            spec:
+              containers:
+                - name: shop
+                  image: debian:12
+                  command: [sleep, infinity]
+        """);
+    CliRun json = CliRun.of("run", "--yes", "--format", "json", "--rollout", file.toString());
+    assertEquals(1, json.exit(), json.err());
+    JsonNode report = json(json);
+    JsonNode sequence = report.get("sequences").get(0);
+    assertTrue(sequence.get("error").isNull(), sequence.toString());
+    assertFalse(report.get("succeeded").asBoolean());
+    assertFalse(sequence.get("succeeded").asBoolean(), sequence.toString());
+    assertTrue(sequence.get("outcome").asText().matches("completed after \\S+ s, as on a cluster, but a hook failed: "
+        + "the run fails"), sequence.toString());
+    CliRun text = CliRun.of("run", "--yes", "--color", "never", "--rollout", file.toString());
+    assertEquals(1, text.exit(), text.err());
+    assertTrue(text.out().contains("\ncompleted after "), text.out());
+    assertFalse(text.out().contains("done after"), text.out());
+  }
+
+  @Test
   void theTextReportAndTheTimelineShowTheSequence() throws Exception {
     Path svg = dir.resolve("rollout.svg");
     CliRun r = CliRun.of("run", "--yes", "--color", "never", "--timeline", svg.toString(), "--rollout", "--resource",

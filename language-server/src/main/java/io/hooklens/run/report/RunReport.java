@@ -27,6 +27,6 @@ public record RunReport(int version, String source, String target, boolean isola
 
   /** Whether every hook ran and succeeded and no app was SIGKILLed. */
   public boolean succeeded() {
-    return verdicts().allMatch(Verdict::ok) && sequences.stream().allMatch(s -> s.error() == null);
+    return verdicts().allMatch(Verdict::ok) && sequences.stream().allMatch(Sequence::succeeded);
   }
 }

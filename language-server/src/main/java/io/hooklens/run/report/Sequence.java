@@ -14,6 +14,22 @@ import java.util.List;
 public record Sequence(String kind, String name, String namespace, List<Item> items, String error, long endMs,
     List<Verdict> verdicts, List<String> notes) {
 
+  /** Whether it went through and every verdict on it is good: a hook that failed under Ignore fails the run. */
+  public boolean succeeded() {
+    return error == null && verdicts.stream().allMatch(Verdict::ok);
+  }
+
+  /** How it ended, in one line that agrees with {@link #succeeded()}. */
+  public String outcome() {
+    if (error != null) {
+      return "failed: " + error;
+    }
+    long failed = verdicts.stream().filter(v -> !v.ok()).count();
+    String after = " after " + Verdicts.seconds(endMs);
+    return failed == 0 ? "done" + after : "completed" + after + ", as on a cluster, but " + (failed == 1 ? "a hook"
+        : failed + " hooks") + " failed: the run fails";
+  }
+
   /**
    * One object or step of a sequence.
    *

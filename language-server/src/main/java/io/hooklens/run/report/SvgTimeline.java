@@ -84,8 +84,8 @@ public final class SvgTimeline {
 
   private void sequence(Sequence sequence) {
     heading(("helm".equals(sequence.kind()) ? "helm " : "rollout of ") + sequence.name(), "");
-    if (sequence.error() != null) {
-      heading("failed: " + sequence.error(), "fill=\"" + FAILED + "\"");
+    if (!sequence.succeeded()) {
+      heading(sequence.outcome(), "fill=\"" + FAILED + "\"");
     }
     panel(Panel.of(sequence));
     verdicts(sequence.verdicts());

@@ -176,8 +176,7 @@ public final class TextReport {
     }
     line("");
     verdicts(sequence.verdicts());
-    line(sequence.error() == null ? paint(GREEN, "done") + " after " + Verdicts.seconds(sequence.endMs())
-        : paint(RED, "failed: ") + shown(sequence.error()));
+    line(paint(sequence.succeeded() ? GREEN : RED, shown(sequence.outcome())));
     for (String note : sequence.notes()) {
       line("note: " + shown(note));
     }
