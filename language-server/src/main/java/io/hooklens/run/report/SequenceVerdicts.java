@@ -72,8 +72,9 @@ public final class SequenceVerdicts {
             rules(item, NOT_CREATED));
       }
       default -> {
-        return verdict(item, false, "failed after " + took + " (" + item.message() + "), so " + operation
-            + " stopped here" + deleted, rules(item, Set.of()));
+        // Why is the sequence's error, in Helm's words, and the item's message: said there, not a third time.
+        return verdict(item, false, "failed after " + took + ", so " + operation + " stopped here" + deleted,
+            rules(item, Set.of()));
       }
     }
   }

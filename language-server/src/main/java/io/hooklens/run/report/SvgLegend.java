@@ -1,5 +1,6 @@
 package io.hooklens.run.report;
 
+import io.hooklens.core.text.Columns;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -20,7 +21,7 @@ final class SvgLegend {
     int x = SvgTimeline.MARGIN;
     int y = top + 16;
     for (Map.Entry<String, String> item : items.entrySet()) {
-      int size = SYMBOL + 6 + SvgTimeline.CHAR * item.getValue().length();
+      int size = SYMBOL + 6 + SvgTimeline.CHAR * Columns.of(item.getValue());
       if (x > SvgTimeline.MARGIN && x + size > width - SvgTimeline.MARGIN) {
         x = SvgTimeline.MARGIN;
         y += 20;

@@ -1,5 +1,6 @@
 package io.hooklens.run.report;
 
+import io.hooklens.core.text.Columns;
 import java.util.Locale;
 
 /**
@@ -63,12 +64,11 @@ final class SvgOutput {
     return y + 4;
   }
 
-  /** A line cut to {@code chars} characters, ending in an ellipsis when cut. */
+  /** A line cut to {@code chars} columns, ending in an ellipsis when cut. */
   private static String cut(String line, int chars) {
-    if (line.length() <= chars) {
+    if (Columns.of(line) <= chars) {
       return line;
     }
-    int end = chars - 1;
-    return line.substring(0, Character.isLowSurrogate(line.charAt(end)) ? end - 1 : end) + "…";
+    return line.substring(0, Columns.fit(line, chars - 1)) + "…";
   }
 }

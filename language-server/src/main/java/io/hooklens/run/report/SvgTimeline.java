@@ -1,5 +1,6 @@
 package io.hooklens.run.report;
 
+import io.hooklens.core.text.Columns;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.text.Xml;
 import java.util.ArrayList;
@@ -64,12 +65,12 @@ public final class SvgTimeline {
 
   /** Where a panel's chart begins: after its longest label. */
   private static int left(Panel panel) {
-    return 2 * MARGIN + CHAR * panel.rows().stream().mapToInt(r -> Printable.line(r.label()).length()).max().orElse(0);
+    return 2 * MARGIN + CHAR * panel.rows().stream().mapToInt(r -> Columns.of(Printable.line(r.label()))).max().orElse(0);
   }
 
   /** The note column's width: the longest note's, within bounds. */
   private static int noteWidth(Panel panel) {
-    int longest = CHAR * panel.rows().stream().mapToInt(r -> Printable.line(r.note()).length()).max().orElse(0);
+    int longest = CHAR * panel.rows().stream().mapToInt(r -> Columns.of(Printable.line(r.note()))).max().orElse(0);
     return Math.max(MIN_NOTE, Math.min(MAX_NOTE, longest));
   }
 
@@ -126,18 +127,18 @@ public final class SvgTimeline {
   }
 
   /**
-   * The lines a text is broken into at spaces to fit {@code chars} characters, a word longer than that cut;
-   * every line after the first starts with {@code indent}.
+   * The lines a text is broken into at spaces to fit {@code chars} columns (a wide character takes two), a word
+   * longer than that cut; every line after the first starts with {@code indent}.
    */
   static List<String> wrap(String text, int chars, String indent) {
     List<String> lines = new ArrayList<>();
     String rest = text;
     String prefix = "";
-    while (prefix.length() + rest.length() > chars) {
-      int room = chars - prefix.length();
+    while (Columns.of(prefix) + Columns.of(rest) > chars) {
+      int room = Columns.fit(rest, chars - Columns.of(prefix));
       int cut = rest.lastIndexOf(' ', room);
       if (cut <= 0) {
-        cut = Character.isLowSurrogate(rest.charAt(room)) ? room - 1 : room;
+        cut = Math.max(room, Character.charCount(rest.codePointAt(0)));
       }
       lines.add(prefix + rest.substring(0, cut).stripTrailing());
       rest = rest.substring(cut).stripLeading();

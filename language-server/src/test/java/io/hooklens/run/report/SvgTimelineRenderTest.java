@@ -64,7 +64,10 @@ class SvgTimelineRenderTest {
       document.getElementById('result').textContent = JSON.stringify({texts: boxes.length, scale, problems});
       """;
 
-  /** A run with long names, restarts, a cut-off preStop, a long verdict and a rollout whose post hook failed. */
+  /**
+   * A run with long names, restarts, a cut-off preStop that printed a long line of wide characters, a long verdict
+   * and a rollout whose post hook failed.
+   */
   static RunReport report() {
     String resource = "Deployment/payments-gateway-with-a-rather-long-name";
     List<ContainerResult.Attempt> runs = List.of(new ContainerResult.Attempt(0, 50L, null, 120L, 3, "Error", 400L),
@@ -77,7 +80,7 @@ class SvgTimelineRenderTest {
             new HookResult("payments-gateway-sidecar", "postStart", "exec true", 530L, 590L, "succeeded", null, "", 0,
                 List.of(), 1),
             new HookResult("payments-gateway-sidecar", "preStop", "exec sleep 8", 1050L, 4050L, "cut-off",
-                "grace period of 3 s is over", "", 0, List.of(), 1)),
+                "grace period of 3 s is over", "排水中：接続を閉じています".repeat(12) + "\n", 0, List.of(), 1)),
         List.of(new Signal("payments-gateway-sidecar", "SIGTERM", 4050), new Signal("payments-gateway-sidecar",
             "SIGKILL", 6100)), List.of(), List.of(), List.of());
     step = new Step(step.kind(), step.trigger(), step.resource(), step.namespace(), step.pod(), step.graceSeconds(),
