@@ -1,12 +1,15 @@
 package io.hooklens.run;
 
+import io.hooklens.run.kube.BoundedOutput;
 import io.hooklens.run.node.Timeline;
 import io.hooklens.run.node.Timeline.Mark;
 import io.hooklens.run.report.ContainerResult;
 import io.hooklens.run.report.HookResult;
 import io.hooklens.run.report.Prediction;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
@@ -32,7 +35,8 @@ final class ContainerRuns {
   private final ContainerPlan plan;
   private final ToLongFunction<Timeline.Entry> ms;
   private final List<Run> runs = new ArrayList<>();
-  private Timeline.Entry output;
+  // What each run printed, by its restartCount: a run's output is read after its exit, maybe after the next start.
+  private final Map<Integer, Timeline.Entry> outputs = new HashMap<>();
 
   /** @param ms an entry's time, in milliseconds since the step began */
   ContainerRuns(ContainerPlan plan, List<Timeline.Entry> entries, ToLongFunction<Timeline.Entry> ms) {
@@ -47,7 +51,7 @@ final class ContainerRuns {
 
   private void add(Timeline.Entry e) {
     if (e.mark() == Mark.OUTPUT) {
-      output = e;
+      outputs.put(Integer.parseInt(e.detail()), e);
       return;
     }
     if (e.mark() == Mark.CONTAINER_STARTED) {
@@ -77,19 +81,24 @@ final class ContainerRuns {
           seen.reason, 0, List.of(), "", 0);
     }
     List<ContainerResult.Attempt> attempts = new ArrayList<>();
+    List<BoundedOutput.Tail> tails = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
       Run run = runs.get(i);
       Long next = i + 1 < runs.size() ? at(runs.get(i + 1).started) : null;
       Long exited = at(run.exited);
       Integer code = exitCode(run.exited);
+      BoundedOutput.Tail printed = printed(i);
       attempts.add(new ContainerResult.Attempt(i, at(run.started), at(run.running), exited, code,
-          code == null ? null : code == 0 ? "Completed" : "Error", next == null || exited == null ? null : next - exited));
+          code == null ? null : code == 0 ? "Completed" : "Error", next == null || exited == null ? null : next - exited,
+          printed.text(), printed.droppedBytes()));
+      tails.add(printed);
     }
     ContainerResult.Attempt first = attempts.get(0);
     ContainerResult.Attempt last = attempts.get(attempts.size() - 1);
+    BoundedOutput.Tail all = BoundedOutput.join(tails);
     return new ContainerResult(plan.name(), RunPlan.shell(plan.command()), first.startedMs(), first.runningMs(),
-        last.exitedMs(), last.exitCode(), last.reason(), runs.size() - 1, List.copyOf(attempts),
-        output == null ? "" : output.output(), output == null ? 0 : output.outputDroppedBytes());
+        last.exitedMs(), last.exitCode(), last.reason(), runs.size() - 1, List.copyOf(attempts), all.text(),
+        all.droppedBytes());
   }
 
   /** The container's hooks: a postStart for every run that ran it, its preStop once. */
@@ -134,6 +143,11 @@ final class ContainerRuns {
     }
     return new HookResult(plan.name(), h.hook(), h.description(), at(start), at(last), status, message,
         end == null ? "" : end.output(), end == null ? 0 : end.outputDroppedBytes(), predicted, attempt);
+  }
+
+  private BoundedOutput.Tail printed(int run) {
+    Timeline.Entry e = outputs.get(run);
+    return e == null ? BoundedOutput.Tail.EMPTY : new BoundedOutput.Tail(e.output(), e.outputDroppedBytes());
   }
 
   private Long at(Timeline.Entry e) {

@@ -190,7 +190,12 @@ class RunCommandTest {
     assertEquals(restartedAfter, field(attempts.get(1), "startedMs") - field(attempts.get(0), "exitedMs"));
     assertTrue(attempts.get(1).get("backOffMs").isNull(), "the second run waits in back-off past the deletion");
     assertEquals(field(attempts.get(1), "exitedMs"), field(app, "exitedMs"), "the container ended as its last run");
-    assertEquals("starting\nmissing-tool: not found\n".repeat(2), app.get("output").asText());
+    for (int i = 0; i < attempts.size(); i++) {
+      assertEquals("starting run " + (i + 1) + "\nmissing-tool: not found\n", attempts.get(i).get("output").asText(),
+          "each run's own output: " + attempts);
+    }
+    assertEquals("starting run 1\nmissing-tool: not found\nstarting run 2\nmissing-tool: not found\n",
+        app.get("output").asText(), "the container's output is its runs' in order");
     JsonNode web = step.get("containers").get(1);
     assertTrue(web.get("output").asText().isEmpty(), web.toString());
     assertTrue(field(web, "startedMs") > field(attempts.get(0), "startedMs"), "web starts after app");
@@ -201,11 +206,14 @@ class RunCommandTest {
     assertTrue(lines.contains("container running") && lines.contains(">exit</text>"), "the legend:\n" + lines);
 
     CliRun text = CliRun.of("run", "--yes", "--color", "never", manifest("crashing-container.yaml"));
-    for (String expected : List.of("app: sh -c 'echo starting; echo missing-tool: not found >&2; exit 3' "
+    for (String expected : List.of("echo starting run $n; echo missing-tool: not found >&2; exit 3' "
         + "(restartCount 1)", "    run 1: started at ", "    run 2: started at ", "exit 3 (Error) at",
         "; the next run started ", "      | missing-tool: not found", "2 runs; exit 3 at")) {
       assertTrue(text.out().contains(expected), expected + " in:\n" + text.out());
     }
+    assertTrue(text.out().matches("(?s).*    run 2: [^\n]*\n      \\| starting run 2\n.*"), "each run's output under it:\n"
+        + text.out());
+    assertTrue(lines.contains(">output of app, run 2</text>"), lines);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.hooklens.run.kube;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * What a process printed, bounded where it is read: the last {@value #KEPT_BYTES} bytes are kept and the bytes
@@ -40,8 +41,35 @@ public final class BoundedOutput {
     }
   }
 
+  /**
+   * One after another, as if written to one output: the same as the tail of all they are the tails of, since each
+   * holds at least the bound's worth of its own end.
+   */
+  public static Tail join(List<Tail> tails) {
+    BoundedOutput all = new BoundedOutput();
+    long dropped = 0;
+    for (Tail t : tails) {
+      byte[] bytes = t.text().getBytes(StandardCharsets.UTF_8);
+      all.write(bytes, 0, bytes.length);
+      dropped += t.droppedBytes();
+    }
+    Tail joined = all.tail();
+    return new Tail(joined.text(), joined.droppedBytes() + dropped);
+  }
+
+  /** How many bytes were written so far: where what is written next begins, for {@link #since(long)}. */
+  public synchronized long written() {
+    return written;
+  }
+
   public synchronized Tail tail() {
-    int kept = (int) Math.min(written, ring.length);
+    return since(0);
+  }
+
+  /** The kept end of what was written after the first {@code from} bytes, and how much of that was dropped. */
+  public synchronized Tail since(long from) {
+    long total = Math.max(0, written - from);
+    int kept = (int) Math.min(total, ring.length);
     byte[] bytes = new byte[kept];
     int start = (int) ((written - kept) % ring.length);
     int first = Math.min(kept, ring.length - start);
@@ -49,9 +77,9 @@ public final class BoundedOutput {
     System.arraycopy(ring, 0, bytes, first, kept - first);
     // The bound may cut a character: its continuation bytes go with the bytes before them.
     int partial = 0;
-    while (written > kept && partial < Math.min(3, kept) && (bytes[partial] & 0xC0) == 0x80) {
+    while (total > kept && partial < Math.min(3, kept) && (bytes[partial] & 0xC0) == 0x80) {
       partial++;
     }
-    return new Tail(new String(bytes, partial, kept - partial, StandardCharsets.UTF_8), written - kept + partial);
+    return new Tail(new String(bytes, partial, kept - partial, StandardCharsets.UTF_8), total - kept + partial);
   }
 }

@@ -75,8 +75,9 @@ final class ContainerLauncher {
       Sandbox.ContainerProcess process = agent.sandbox().startContainer(network, pod.getMetadata().getName(), argv,
           env, workingDir, volumes.mounts(spec, warning), image == null ? null : image.root(), execWords(spec, env),
           memoryLimit(spec), identity);
+      long outputFrom = printed.written();
       HandlerRunner.Output output = HandlerRunner.Output.drain(process.process.getInputStream(), printed);
-      return new Started(new ContainerSlot.Run(process, output, env, stopSignal(spec, image, warning),
+      return new Started(new ContainerSlot.Run(process, output, outputFrom, env, stopSignal(spec, image, warning),
           new CompletableFuture<>(), new CompletableFuture<>()), argv);
     } catch (IOException e) {
       return new Failed(e.getMessage());

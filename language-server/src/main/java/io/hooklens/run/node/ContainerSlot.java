@@ -35,7 +35,8 @@ final class ContainerSlot {
    * on the pod's loop, {@code startReturned} once its start has returned (its postStart ended, and the container
    * killed if that failed) and {@code ended} once the node has taken in its exit.
    */
-  record Run(Sandbox.ContainerProcess process, HandlerRunner.Output output, Map<String, String> env,
+  /** @param outputFrom where this run's output begins in what the container printed over all its runs */
+  record Run(Sandbox.ContainerProcess process, HandlerRunner.Output output, long outputFrom, Map<String, String> env,
       StopSignal stopSignal, CompletableFuture<Void> startReturned, CompletableFuture<Void> ended) {
     /** Completes with the exit code once the process and what it left are gone, off the pod's loop. */
     CompletableFuture<Integer> exit() {

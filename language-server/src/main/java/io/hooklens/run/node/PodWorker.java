@@ -211,7 +211,8 @@ final class PodWorker {
     ContainerSlot.Run run = started.run();
     slot.started(run);
     journal.mark(name, Mark.CONTAINER_STARTED, started.argv().toString());
-    run.exit().thenAcceptAsync(code -> exited(slot, run, code), loop);
+    int number = slot.restartCount();
+    run.exit().thenAcceptAsync(code -> exited(slot, run, number, code), loop);
     journal.event(name, false, "Created", "Created container: " + name);
     journal.event(name, false, "Started", "Started container " + name);
     if (slot.postStart() == null) {
@@ -248,11 +249,14 @@ final class PodWorker {
     }
   }
 
-  private void exited(ContainerSlot slot, ContainerSlot.Run run, int code) {
+  /** @param number the run's restartCount */
+  private void exited(ContainerSlot slot, ContainerSlot.Run run, int number, int code) {
     journal.mark(slot.name(), Mark.EXITED, "exit code " + code);
-    // Reports show what each run printed; the pipe's last bytes come shortly after the exit.
+    // Reports show what each run printed; the pipe's last bytes come shortly after the exit, maybe after the next
+    // run has started, so the mark names its run.
     run.output().finished().copy().completeOnTimeout(null, HandlerRunner.Output.END_MILLIS, TimeUnit.MILLISECONDS)
-        .thenRun(() -> journal.mark(slot.name(), Mark.OUTPUT, false, "", slot.printed.tail()));
+        .thenRun(() -> journal.mark(slot.name(), Mark.OUTPUT, false, String.valueOf(number),
+            slot.printed.since(run.outputFrom())));
     // A container the pod has already given up on (it outlived SIGKILL's wait) keeps the end it was given.
     if (slot.live()) {
       slot.terminated(code, code == 0 ? "Completed" : "Error", null);

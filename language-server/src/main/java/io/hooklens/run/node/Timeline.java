@@ -19,7 +19,10 @@ public final class Timeline {
     /** The container's stop signal was sent: its name, then the stop timeout, in the detail. */
     STOP_SIGNAL,
     SIGKILL, EXITED, WARNING,
-    /** What a container printed over all its runs, once the run that just exited has been read to its end. */
+    /**
+     * What a container's run printed, once the run that just exited has been read to its end; the detail is the run's
+     * restartCount.
+     */
     OUTPUT
   }
 

@@ -24,7 +24,7 @@ public record ContainerResult(String name, String command, Long startedMs, Long 
   public static ContainerResult seen(String name, String command, Long runningMs, Long exitedMs, Integer exitCode,
       String reason) {
     return new ContainerResult(name, command, null, runningMs, exitedMs, exitCode, reason, 0,
-        List.of(new Attempt(0, null, runningMs, exitedMs, exitCode, reason, null)), "", 0);
+        List.of(new Attempt(0, null, runningMs, exitedMs, exitCode, reason, null, "", 0)), "", 0);
   }
 
   /**
@@ -32,7 +32,8 @@ public record ContainerResult(String name, String command, Long startedMs, Long 
    *
    * @param restartCount the container's restart count during this run: 0 for the first
    * @param backOffMs how long it waited after this run's exit before the next run started; null for the last run
+   * @param output the end of what this run printed (at most 64 KiB), after {@code outputDroppedBytes} not kept
    */
   public record Attempt(int restartCount, Long startedMs, Long runningMs, Long exitedMs, Integer exitCode,
-      String reason, Long backOffMs) {}
+      String reason, Long backOffMs, String output, long outputDroppedBytes) {}
 }

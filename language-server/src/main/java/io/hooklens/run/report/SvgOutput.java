@@ -19,8 +19,14 @@ final class SvgOutput {
   static int draw(StringBuilder body, Step step, int y, int width) {
     int chars = (width - 2 * SvgTimeline.MARGIN - INDENT) / SvgTimeline.CHAR;
     for (ContainerResult c : step.containers()) {
-      String runs = c.attempts().size() > 1 ? " (its " + c.attempts().size() + " runs)" : "";
-      y = output(body, "output of " + c.name() + runs, c.output(), c.outputDroppedBytes(), y, chars);
+      if (c.attempts().size() > 1 && c.attempts().stream().anyMatch(a -> !a.output().isBlank())) {
+        for (ContainerResult.Attempt a : c.attempts()) {
+          y = output(body, "output of " + c.name() + ", run " + (a.restartCount() + 1), a.output(),
+              a.outputDroppedBytes(), y, chars);
+        }
+      } else {
+        y = output(body, "output of " + c.name(), c.output(), c.outputDroppedBytes(), y, chars);
+      }
     }
     for (HookResult h : step.hooks()) {
       String run = h.attempt() == 0 ? "" : " (run " + (h.attempt() + 1) + ")";

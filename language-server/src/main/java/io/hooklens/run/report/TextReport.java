@@ -116,10 +116,14 @@ public final class TextReport {
       if (c.attempts().isEmpty()) {
         line("    never started" + (c.reason() == null ? "" : ": " + shown(c.reason())));
       }
+      boolean perRun = c.attempts().size() > 1 && c.attempts().stream().anyMatch(a -> !a.output().isBlank());
       for (ContainerResult.Attempt a : c.attempts()) {
         line("    " + (c.attempts().size() > 1 ? "run " + (a.restartCount() + 1) + ": " : "") + attempt(a));
+        if (perRun && !a.output().isBlank()) {
+          output(a.output(), a.outputDroppedBytes(), "      ");
+        }
       }
-      if (c.output() != null && !c.output().isBlank()) {
+      if (!perRun && c.output() != null && !c.output().isBlank()) {
         line("    output:");
         output(c.output(), c.outputDroppedBytes(), "      ");
       }

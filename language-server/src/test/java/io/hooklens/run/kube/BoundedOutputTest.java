@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** What is kept of a process's output: the tail, with the bytes before it counted. */
@@ -29,6 +31,22 @@ class BoundedOutputTest {
     String expected = new String(ten, ten.length - BoundedOutput.KEPT_BYTES + end.length(),
         BoundedOutput.KEPT_BYTES - end.length(), StandardCharsets.US_ASCII) + end;
     assertEquals(expected, tail.text());
+  }
+
+  @Test
+  void eachRunsOutputJoinedIsTheTailOfAllTheRunsPrinted() {
+    BoundedOutput all = new BoundedOutput();
+    List<BoundedOutput.Tail> runs = new ArrayList<>();
+    for (int size : new int[] {100_000, 10, 70_000, 5}) {
+      long from = all.written();
+      byte[] bytes = new byte[size];
+      Arrays.fill(bytes, (byte) ('a' + runs.size()));
+      all.write(bytes, 0, size);
+      runs.add(all.since(from));
+      assertEquals(size, runs.get(runs.size() - 1).text().length() + runs.get(runs.size() - 1).droppedBytes());
+    }
+    assertEquals("d".repeat(5), runs.get(3).text());
+    assertEquals(all.tail(), BoundedOutput.join(runs));
   }
 
   @Test

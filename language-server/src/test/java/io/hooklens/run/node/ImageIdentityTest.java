@@ -76,10 +76,10 @@ class ImageIdentityTest {
   @Test
   void theImagesUserRunsTheCommandAndItsStopSignalStopsIt() throws Exception {
     // As PID 1 the shell takes only the signals it traps: SIGTERM would be ignored until SIGKILL (exit 137).
-    run.client.pods().resource(pod("as-app", "example/app:1", "cat /proc/self/status; trap 'exit 7' USR1; "
+    run.client.pods().resource(pod("as-app", "example/app:1", "trap 'exit 7' USR1; cat /proc/self/status; "
         + "while true; do sleep 0.1; done", null)).create();
-    run.await("as-app is running", () -> run.agent.timeline().first("default/as-app", "app", Mark.RUNNING)
-        .orElse(null), 20_000);
+    run.await("as-app has set its trap", () -> run.agent.log("default", "as-app", "app").text().contains("Gid:")
+        ? true : null, 20_000);
     run.client.pods().withName("as-app").delete();
     Timeline.Entry exited = run.await("as-app exited", () -> run.agent.timeline()
         .first("default/as-app", "app", Mark.EXITED).orElse(null), 20_000);

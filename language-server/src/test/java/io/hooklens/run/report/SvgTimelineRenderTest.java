@@ -70,11 +70,12 @@ class SvgTimelineRenderTest {
    */
   static RunReport report() {
     String resource = "Deployment/payments-gateway-with-a-rather-long-name";
-    List<ContainerResult.Attempt> runs = List.of(new ContainerResult.Attempt(0, 50L, null, 120L, 3, "Error", 400L),
-        new ContainerResult.Attempt(1, 520L, 600L, 6200L, 137, "Error", null));
+    String printed = "starting\n" + "x".repeat(300) + "\nmissing-tool: not found\n";
+    List<ContainerResult.Attempt> runs = List.of(new ContainerResult.Attempt(0, 50L, null, 120L, 3, "Error", 400L,
+        printed, 0), new ContainerResult.Attempt(1, 520L, 600L, 6200L, 137, "Error", null, printed, 0));
     Step step = new Step("pod", "delete", resource, "default", "payments-gateway-with-a-rather-long-name-deployment", 3,
         1000L, 6300L, "node", List.of(new ContainerResult("payments-gateway-sidecar", "sh -c 'exit 3'", 50L, 600L,
-        6200L, 137, "Error", 1, runs, ("starting\n" + "x".repeat(300) + "\nmissing-tool: not found\n").repeat(2), 0)),
+        6200L, 137, "Error", 1, runs, printed.repeat(2), 0)),
         List.of(new HookResult("payments-gateway-sidecar", "postStart", "exec true", 60L, 110L, "failed",
             "command 'true' exited with 3", "", 0, List.of(), 0),
             new HookResult("payments-gateway-sidecar", "postStart", "exec true", 530L, 590L, "succeeded", null, "", 0,
@@ -146,7 +147,7 @@ class SvgTimelineRenderTest {
     double shown = 13 * result.get("scale").asDouble();
     assertTrue(shown >= LEGIBLE_PX, "text shown at " + shown + " px in a " + width + " px panel");
     for (String expected : List.of("already live", "grace period ends", "container running", "SIGKILL",
-        "nothing serves", "output of payments-gateway-sidecar (its 2 runs)", "missing-tool: not found",
+        "nothing serves", "output of payments-gateway-sidecar, run 2", "missing-tool: not found",
         "output of recreateParams.pre, pod shop-1-hook-pre, lifecycle (its 3 runs)", "migrating shop-1, try 3")) {
       assertTrue(svg.contains(expected), expected + " in:\n" + svg);
     }
