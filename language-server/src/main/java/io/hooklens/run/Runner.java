@@ -261,7 +261,7 @@ public final class Runner implements AutoCloseable {
       open();
       Timeline clock = agent != null ? agent.timeline() : new Timeline();
       long origin = clock.now();
-      PodLogs logs = agent != null ? agent::log : PodLogs.api(client);
+      PodLogs logs = agent != null ? agent.logs() : PodLogs.api(client);
       SequenceBuilder builder = new SequenceBuilder(plan, namespace, origin, findings);
       if (plan.kind() == SequencePlan.Kind.HELM) {
         HelmHooks hooks = new HelmHooks(client, new HelmHooks.Options(namespace, plan.timeout(), logs, clock,

@@ -14,6 +14,7 @@ import io.hooklens.run.report.Sequence;
 import io.hooklens.run.report.SequenceVerdicts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.Locale;
 
 /**
@@ -117,7 +118,9 @@ final class SequenceBuilder {
   private static List<Sequence.PodOutput> pods(List<PodRun> runs) {
     return runs.stream().map(p -> new Sequence.PodOutput(p.name(), p.phase(), p.reason(), p.containers().stream()
         .map(c -> new Sequence.ContainerOutput(c.name(), c.exitCode(), c.reason(), c.message(), c.restarts(),
-            c.output(), c.outputDroppedBytes()))
+            c.output(), c.outputDroppedBytes(), IntStream.range(0, c.runs().size()).mapToObj(i -> new Sequence.RunOutput(
+                i, c.runs().get(i).exitCode(), c.runs().get(i).output().text(),
+                c.runs().get(i).output().droppedBytes())).toList()))
         .toList())).toList();
   }
 

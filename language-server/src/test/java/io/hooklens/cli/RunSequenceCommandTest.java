@@ -234,6 +234,25 @@ class RunSequenceCommandTest {
   }
 
   @Test
+  void aRetriedHookPodShowsEachRunWithItsExitAndOutput() throws Exception {
+    // The README's example: the pre hook's pod is restarted under Retry until its third try succeeds.
+    Path svg = dir.resolve("retry.svg");
+    CliRun r = CliRun.of("run", "--yes", "--format", "json", "--timeline", svg.toString(), "--rollout",
+        TestPaths.repoRoot().resolve("examples/rollout.yaml").toString());
+    JsonNode pre = json(r).at("/sequences/0/items/0/pods/0/containers/0");
+    assertEquals(2, pre.get("restarts").asInt(), pre.toString());
+    JsonNode runs = pre.get("runs");
+    assertEquals(3, runs.size(), pre.toString());
+    for (int i = 0; i < 3; i++) {
+      assertEquals(i, runs.get(i).get("restartCount").asInt(), runs.toString());
+      assertEquals(i < 2 ? 1 : 0, runs.get(i).get("exitCode").asInt(), runs.toString());
+      assertEquals("migrating shop-1, try " + (i + 1), runs.get(i).get("output").asText().strip(), runs.toString());
+    }
+    assertTrue(Files.readString(svg).contains(">output of recreateParams.pre, pod shop-1-hook-pre, lifecycle, run 2 "
+        + "(exit 1)</text>"), "each run's output in the timeline");
+  }
+
+  @Test
   void aRolloutWhoseHookFailedUnderIgnoreCompletesButFailsTheRunInOneVerdict() throws Exception {
     Path file = dir.resolve("ignored.yaml");
     Files.writeString(file, """

@@ -13,10 +13,11 @@ public record PodRun(String name, String phase, String reason, List<ContainerRun
   /**
    * A container of the pod: exit code, reason and message of its last run (the exit code null while it runs
    * or waits, with the reason it waits, such as {@code CreateContainerConfigError}), and the end of what it
-   * printed, after {@code outputDroppedBytes} bytes that were not kept.
+   * printed, after {@code outputDroppedBytes} bytes that were not kept; {@code runs} its ended runs with their own
+   * output, where they can be told apart.
    */
   public record ContainerRun(String name, Integer exitCode, String reason, String message, int restarts,
-      String output, long outputDroppedBytes) {}
+      String output, long outputDroppedBytes, List<PodLogs.Run> runs) {}
 
   /** Reads a pod's status and its containers' output. */
   public static PodRun of(Pod pod, PodLogs logs) {
@@ -34,7 +35,8 @@ public record PodRun(String name, String phase, String reason, List<ContainerRun
       String message = terminated != null ? terminated.getMessage() : waiting != null ? waiting.getMessage() : null;
       BoundedOutput.Tail output = logs.read(namespace, name, container.getName());
       containers.add(new ContainerRun(container.getName(), terminated == null ? null : terminated.getExitCode(),
-          reason, message, status == null ? 0 : status.getRestartCount(), output.text(), output.droppedBytes()));
+          reason, message, status == null ? 0 : status.getRestartCount(), output.text(), output.droppedBytes(),
+          logs.runs(namespace, name, container.getName())));
     }
     return new PodRun(name, pod.getStatus() == null ? null : pod.getStatus().getPhase(),
         pod.getStatus() == null ? null : pod.getStatus().getReason(), List.copyOf(containers));

@@ -11,12 +11,16 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.hooklens.run.kube.BoundedOutput;
 import io.hooklens.run.kube.EventRecorder;
+import io.hooklens.run.kube.PodLogs;
+import io.hooklens.run.node.Timeline.Mark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -310,6 +314,37 @@ public final class NodeAgent implements AutoCloseable {
   public BoundedOutput.Tail log(String namespace, String pod, String container) {
     return workers.values().stream().filter(w -> w.key().equals(namespace + "/" + pod)).findFirst()
         .map(w -> w.log(container)).orElse(BoundedOutput.Tail.EMPTY);
+  }
+
+  /** What the hook controllers read containers' output from: this node, which also knows each run's own. */
+  public PodLogs logs() {
+    return new PodLogs() {
+      @Override
+      public BoundedOutput.Tail read(String namespace, String pod, String container) {
+        return log(namespace, pod, container);
+      }
+
+      @Override
+      public List<Run> runs(String namespace, String pod, String container) {
+        return NodeAgent.this.runs(namespace, pod, container);
+      }
+    };
+  }
+
+  /** A container's ended runs from the timeline: the n-th exit is run n's, and each output mark names its run. */
+  private List<PodLogs.Run> runs(String namespace, String pod, String container) {
+    List<Timeline.Entry> entries = timeline.of(namespace + "/" + pod).stream()
+        .filter(e -> container.equals(e.container())).toList();
+    List<Integer> exits = entries.stream().filter(e -> e.mark() == Mark.EXITED)
+        .map(e -> Integer.valueOf(e.detail().substring(e.detail().lastIndexOf(' ') + 1))).toList();
+    Map<Integer, BoundedOutput.Tail> outputs = new HashMap<>();
+    entries.stream().filter(e -> e.mark() == Mark.OUTPUT).forEach(e -> outputs.put(Integer.valueOf(e.detail()),
+        new BoundedOutput.Tail(e.output(), e.outputDroppedBytes())));
+    List<PodLogs.Run> runs = new ArrayList<>();
+    for (int i = 0; i < exits.size(); i++) {
+      runs.add(new PodLogs.Run(exits.get(i), outputs.getOrDefault(i, BoundedOutput.Tail.EMPTY)));
+    }
+    return runs;
   }
 
   // Requests cut short by close() are expected, not worth a warning.

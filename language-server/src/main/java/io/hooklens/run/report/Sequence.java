@@ -65,8 +65,17 @@ public record Sequence(String kind, String name, String namespace, List<Item> it
   /**
    * A container of such a pod; {@code exitCode} is null while it runs or waits ({@code reason} then says why it
    * waits), {@code message} says why it ended or waits; {@code output} is the end of what it printed (at most
-   * 64 KiB), after {@code outputDroppedBytes} bytes that were not kept.
+   * 64 KiB), after {@code outputDroppedBytes} bytes that were not kept, over all its runs; {@code runs} are its ended
+   * runs, each with its own exit code and output, where the node could tell them apart (empty otherwise).
    */
   public record ContainerOutput(String name, Integer exitCode, String reason, String message, int restarts,
-      String output, long outputDroppedBytes) {}
+      String output, long outputDroppedBytes, List<RunOutput> runs) {
+    /** Whether every run has ended and each is known with its own output: then reports show them one by one. */
+    public boolean eachRunKnown() {
+      return runs.size() > 1 && runs.size() == restarts + 1;
+    }
+  }
+
+  /** One ended run of a hook pod's container. */
+  public record RunOutput(int restartCount, Integer exitCode, String output, long outputDroppedBytes) {}
 }

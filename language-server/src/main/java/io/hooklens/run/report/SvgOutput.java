@@ -42,9 +42,16 @@ final class SvgOutput {
     for (Sequence.Item item : sequence.items()) {
       for (Sequence.PodOutput pod : item.pods()) {
         for (Sequence.ContainerOutput c : pod.containers()) {
-          String runs = c.restarts() > 0 ? " (its " + (c.restarts() + 1) + " runs)" : "";
-          y = output(body, "output of " + item.what() + ", pod " + pod.name() + ", " + c.name() + runs, c.output(),
-              c.outputDroppedBytes(), y, chars);
+          String title = "output of " + item.what() + ", pod " + pod.name() + ", " + c.name();
+          if (c.eachRunKnown()) {
+            for (Sequence.RunOutput run : c.runs()) {
+              y = output(body, title + ", run " + (run.restartCount() + 1) + " (exit " + run.exitCode() + ")",
+                  run.output(), run.outputDroppedBytes(), y, chars);
+            }
+          } else {
+            String runs = c.restarts() > 0 ? " (its " + (c.restarts() + 1) + " runs)" : "";
+            y = output(body, title + runs, c.output(), c.outputDroppedBytes(), y, chars);
+          }
         }
       }
     }

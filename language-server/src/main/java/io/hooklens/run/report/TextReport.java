@@ -223,7 +223,14 @@ public final class TextReport {
             + (c.restarts() > 0 ? ", " + c.restarts() + " restarts" : "")
             + (c.message() == null || c.message().isEmpty() ? ""
             : " (" + shown(c.reason()) + ": " + shown(c.message()) + ")"));
-        if (c.output() != null && !c.output().isBlank()) {
+        if (c.eachRunKnown()) {
+          for (Sequence.RunOutput run : c.runs()) {
+            line("        run " + (run.restartCount() + 1) + ": exit " + run.exitCode());
+            if (!run.output().isBlank()) {
+              output(run.output(), run.outputDroppedBytes(), "          ");
+            }
+          }
+        } else if (c.output() != null && !c.output().isBlank()) {
           output(c.output(), c.outputDroppedBytes(), "        ");
         }
       }

@@ -74,7 +74,7 @@ class HostileOutputReportTest {
     List<Sequence.Item> items = List.of(new Sequence.Item("pre-install", "hook", "Job/migrate" + HOSTILE, 0L,
         List.of("hook-succeeded" + HOSTILE), "failed", "BackoffLimitExceeded" + HOSTILE, 10, 900, null, null,
         List.of(new Sequence.PodOutput("migrate-x" + HOSTILE, "Failed", null, List.of(new Sequence.ContainerOutput(
-            CONTAINER, 1, "Error", "exit " + HOSTILE, 0, podOutput.text(), podOutput.droppedBytes())))),
+            CONTAINER, 1, "Error", "exit " + HOSTILE, 0, podOutput.text(), podOutput.droppedBytes(), List.of())))),
         List.of("tag" + HOSTILE), predicted, true));
     Sequence sequence = new Sequence("helm", "install" + HOSTILE, "default", items, "failed " + HOSTILE, 1000,
         SequenceVerdicts.helm("install", items), List.of("note " + HOSTILE));

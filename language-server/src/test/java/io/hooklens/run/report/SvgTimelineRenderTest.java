@@ -91,7 +91,11 @@ class SvgTimelineRenderTest {
         new Sequence.Item("pre", "hook", "recreateParams.pre", null, List.of("Retry"), "succeeded", "", 0, 12_700,
             null, null, List.of(new Sequence.PodOutput("shop-1-hook-pre", "Succeeded", null, List.of(
                 new Sequence.ContainerOutput("lifecycle", 0, "Completed", null, 2, "migrating shop-1, try 1\n"
-                    + "migrating shop-1, try 2\nmigrating shop-1, try 3\n", 0)))), List.of(), List.of(), false),
+                    + "migrating shop-1, try 2\nmigrating shop-1, try 3\n", 0, List.of(
+                        new Sequence.RunOutput(0, 1, "migrating shop-1, try 1\n", 0),
+                        new Sequence.RunOutput(1, 1, "migrating shop-1, try 2\n", 0),
+                        new Sequence.RunOutput(2, 0, "migrating shop-1, try 3\n", 0)))))), List.of(), List.of(),
+            false),
         new Sequence.Item("deployer", "scale", "scale shop-1 up to 2", null, List.of(), "recorded", "", 12_800,
             12_800, null, null, List.of(), List.of(), List.of(), false),
         new Sequence.Item("post", "hook", "recreateParams.post", null, List.of("Abort"), "failed",
@@ -148,7 +152,7 @@ class SvgTimelineRenderTest {
     assertTrue(shown >= LEGIBLE_PX, "text shown at " + shown + " px in a " + width + " px panel");
     for (String expected : List.of("already live", "grace period ends", "container running", "SIGKILL",
         "nothing serves", "output of payments-gateway-sidecar, run 2", "missing-tool: not found",
-        "output of recreateParams.pre, pod shop-1-hook-pre, lifecycle (its 3 runs)", "migrating shop-1, try 3")) {
+        "output of recreateParams.pre, pod shop-1-hook-pre, lifecycle, run 3 (exit 0)", "migrating shop-1, try 3")) {
       assertTrue(svg.contains(expected), expected + " in:\n" + svg);
     }
   }
