@@ -10,23 +10,20 @@ import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.hooklens.run.RunFixture.Kind;
 import io.hooklens.run.cluster.ControlPlane;
-import io.hooklens.run.cluster.EmbeddedCluster;
-import io.hooklens.run.cluster.KubeAssets;
-import io.hooklens.run.cluster.LocalCluster;
-import io.hooklens.run.node.NodeAgent;
 import io.hooklens.run.report.HookResult;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.Step;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,39 +44,22 @@ class ContextRunTest {
   @TempDir
   Path dir;
 
-  enum Kind {
-    EMBEDDED, ENVTEST
+  private static final RunFixture.PerClass CLUSTERS = new RunFixture.PerClass();
+
+  @AfterAll
+  static void stop() {
+    CLUSTERS.close();
   }
 
-  /** The cluster a context points at, with the node agent that is its kubelet. */
-  private record Target(LocalCluster cluster, NodeAgent node, Path kubeconfig) implements AutoCloseable {
-    static Target start(Kind kind, Path dir) throws Exception {
-      LocalCluster cluster = kind == Kind.EMBEDDED ? EmbeddedCluster.start() : controlPlane();
-      try {
-        NodeAgent node = kind == Kind.EMBEDDED ? NodeAgent.start(cluster.client())
-            : NodeAgent.join(cluster.client(), Map.of(), ((ControlPlane) cluster).assets().has(KubeAssets.SCHEDULER)
-                ? NodeAgent.Peer.SCHEDULED : NodeAgent.Peer.UNSCHEDULED);
-        return new Target(cluster, node, cluster.writeKubeconfig(dir.resolve("kubeconfig")));
-      } catch (RuntimeException e) {
-        cluster.close();
-        throw e;
-      }
-    }
-
-    private static ControlPlane controlPlane() throws InterruptedException {
-      ControlPlane plane = new ControlPlane(ControlPlaneRunTest.binariesOrSkip(), Map.entry(NodeAgent.markerVariable(),
-          NodeAgent.markerPrefix() + "control-plane"), Duration.ofSeconds(120));
-      try {
-        plane.start(line -> { });
-        return plane;
-      } catch (RuntimeException | InterruptedException e) {
-        plane.close();
-        throw e;
-      }
+  /** The cluster a context points at, with the node agent that is its kubelet, and its kubeconfig. */
+  private record Target(RunFixture fixture, Path kubeconfig) {
+    static Target of(Kind kind, Path dir) throws IOException {
+      RunFixture fixture = CLUSTERS.get(kind);
+      return new Target(fixture, fixture.cluster.writeKubeconfig(dir.resolve("kubeconfig")));
     }
 
     KubernetesClient admin() {
-      return cluster.client();
+      return fixture.client;
     }
 
     /**
@@ -102,73 +82,65 @@ class ContextRunTest {
       }
       return false;
     }
-
-    @Override
-    public void close() {
-      node.close();
-      cluster.close();
-    }
   }
 
   @ParameterizedTest
   @EnumSource(Kind.class)
   void aContextRunUsesAThrowAwayNamespaceAndReadsWhatHappenedThroughTheApi(Kind kind) throws Exception {
-    try (Target target = Target.start(kind, dir)) {
-      List<String> progress = new CopyOnWriteArrayList<>();
-      RunReport report;
-      String namespace;
-      try (Runner runner = Runner.context("hooklens", target.kubeconfig(), 60,
-          (s, pod, what) -> progress.add(what))) {
-        report = runner.run(RunnerTest.plan(RunnerTest.STOPS_ON_TERM.formatted(2, "sleep 0.5")), List.of());
-        namespace = runner.namespace();
-      }
-      assertEquals("context hooklens", report.target());
-      assertTrue(namespace.matches("hooklens-run-[a-z0-9]{5}"), namespace);
-      assertTrue(target.gone(namespace), "the namespace is deleted after the run");
-      Step step = report.steps().get(0);
-      assertEquals("api", step.timing());
-      assertEquals(namespace, step.namespace());
-      assertTrue(step.events().stream().anyMatch(e -> "Killing".equals(e.reason())), step.events().toString());
-      assertEquals(0, step.containers().get(0).exitCode(), step.containers().toString());
-      HookResult preStop = step.hooks().get(0);
-      assertEquals("unknown", preStop.status(), "a hook's end is not visible through the API");
-      assertTrue(step.verdicts().get(0).ok(), step.verdicts().toString());
-      assertTrue(progress.contains("container \"app\" Running"), progress.toString());
+    Target target = Target.of(kind, dir);
+    List<String> progress = new CopyOnWriteArrayList<>();
+    RunReport report;
+    String namespace;
+    try (Runner runner = Runner.context("hooklens", target.kubeconfig(), 60,
+        (s, pod, what) -> progress.add(what))) {
+      report = runner.run(RunnerTest.plan(RunnerTest.STOPS_ON_TERM.formatted(2, "sleep 0.5")), List.of());
+      namespace = runner.namespace();
     }
+    assertEquals("context hooklens", report.target());
+    assertTrue(namespace.matches("hooklens-run-[a-z0-9]{5}"), namespace);
+    assertTrue(target.gone(namespace), "the namespace is deleted after the run");
+    Step step = report.steps().get(0);
+    assertEquals("api", step.timing());
+    assertEquals(namespace, step.namespace());
+    assertTrue(step.events().stream().anyMatch(e -> "Killing".equals(e.reason())), step.events().toString());
+    assertEquals(0, step.containers().get(0).exitCode(), step.containers().toString());
+    HookResult preStop = step.hooks().get(0);
+    assertEquals("unknown", preStop.status(), "a hook's end is not visible through the API");
+    assertTrue(step.verdicts().get(0).ok(), step.verdicts().toString());
+    assertTrue(progress.contains("container \"app\" Running"), progress.toString());
   }
 
   @ParameterizedTest
   @EnumSource(Kind.class)
   void closingAContextRunMidwayDeletesItsNamespace(Kind kind) throws Exception {
-    try (Target target = Target.start(kind, dir)) {
-      CompletableFuture<Void> running = new CompletableFuture<>();
-      Runner runner = Runner.context("hooklens", target.kubeconfig(), 60, (s, pod, what) -> {
-        if (what.startsWith("deleting")) {
-          running.complete(null);
-        }
-      });
-      CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> {
-        try {
-          return runner.run(RunnerTest.plan(RunnerTest.STOPS_ON_TERM.formatted(30, "sleep 20")), List.of());
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      });
-      running.get(90, TimeUnit.SECONDS);
-      String namespace = runner.namespace();
-      assertNotNull(target.admin().namespaces().withName(namespace).get());
-      runner.close();
-      ExecutionException stopped = assertThrows(ExecutionException.class, () -> run.get(60, TimeUnit.SECONDS));
-      assertTrue(stopped.getCause().getCause() instanceof InterruptedException, stopped.toString());
-      assertTrue(target.gone(namespace), "the namespace is deleted on Ctrl-C too");
-    }
+    Target target = Target.of(kind, dir);
+    CompletableFuture<Void> running = new CompletableFuture<>();
+    Runner runner = Runner.context("hooklens", target.kubeconfig(), 60, (s, pod, what) -> {
+      if (what.startsWith("deleting")) {
+        running.complete(null);
+      }
+    });
+    CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> {
+      try {
+        return runner.run(RunnerTest.plan(RunnerTest.STOPS_ON_TERM.formatted(30, "sleep 20")), List.of());
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    running.get(90, TimeUnit.SECONDS);
+    String namespace = runner.namespace();
+    assertNotNull(target.admin().namespaces().withName(namespace).get());
+    runner.close();
+    ExecutionException stopped = assertThrows(ExecutionException.class, () -> run.get(60, TimeUnit.SECONDS));
+    assertTrue(stopped.getCause().getCause() instanceof InterruptedException, stopped.toString());
+    assertTrue(target.gone(namespace), "the namespace is deleted on Ctrl-C too");
   }
 
   @ParameterizedTest
   @EnumSource(Kind.class)
   void anUnknownContextIsARunExceptionNotACrash(Kind kind) throws Exception {
-    try (Target target = Target.start(kind, dir);
-        Runner runner = Runner.context("nope", target.kubeconfig(), 20, (s, pod, what) -> { })) {
+    Target target = Target.of(kind, dir);
+    try (Runner runner = Runner.context("nope", target.kubeconfig(), 20, (s, pod, what) -> { })) {
       RunException e = assertThrows(RunException.class,
           () -> runner.run(RunnerTest.plan(RunnerTest.STOPS_ON_TERM.formatted(2, "true")), List.of()));
       assertTrue(e.getMessage().contains("no context nope"), e.getMessage());
@@ -177,29 +149,28 @@ class ContextRunTest {
 
   @Test
   void aUserWhoMayNotCreateNamespacesGetsTheForbiddenActionNotAStackTrace() throws Exception {
-    try (Target target = Target.start(Kind.ENVTEST, dir)) {
-      // A service account nothing was granted to, with a token from the TokenRequest API.
-      target.admin().serviceAccounts().inNamespace(ControlPlane.NAMESPACE).resource(new ServiceAccountBuilder()
-          .withNewMetadata().withName("limited").endMetadata().build()).create();
-      String token = target.admin().serviceAccounts().inNamespace(ControlPlane.NAMESPACE).withName("limited")
-          .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
-          .getStatus().getToken();
-      String admin = Files.readString(target.kubeconfig());
-      Path limited = dir.resolve("limited-kubeconfig");
-      Files.writeString(limited, admin.replaceFirst("token: \\S+", "token: " + token));
-      List<String> progress = new CopyOnWriteArrayList<>();
-      try (Runner runner = Runner.context("hooklens", limited, 20, (s, pod, what) -> progress.add(what))) {
-        RunException e = assertThrows(RunException.class,
-            () -> runner.run(RunnerTest.plan(RunnerTest.STOPS_ON_TERM.formatted(2, "true")), List.of()));
-        assertTrue(e.getMessage().startsWith("cannot create the run's namespace hooklens-run-"), e.getMessage());
-        assertTrue(e.getMessage().endsWith(": namespaces is forbidden: User "
-            + "\"system:serviceaccount:default:limited\" cannot create resource \"namespaces\" in API group \"\" at "
-            + "the cluster scope"), e.getMessage());
-        assertFalse(e.getMessage().contains("\n"), e.getMessage());
-      }
-      assertTrue(target.admin().namespaces().list().getItems().stream()
-          .noneMatch(n -> n.getMetadata().getName().startsWith("hooklens-run-")), "no namespace was made");
-      assertEquals(List.of(), progress.stream().filter(p -> p.startsWith("cannot clean up")).toList());
+    Target target = Target.of(Kind.ENVTEST, dir);
+    // A service account nothing was granted to, with a token from the TokenRequest API.
+    target.admin().serviceAccounts().inNamespace(ControlPlane.NAMESPACE).resource(new ServiceAccountBuilder()
+        .withNewMetadata().withName("limited").endMetadata().build()).create();
+    String token = target.admin().serviceAccounts().inNamespace(ControlPlane.NAMESPACE).withName("limited")
+        .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+        .getStatus().getToken();
+    String admin = Files.readString(target.kubeconfig());
+    Path limited = dir.resolve("limited-kubeconfig");
+    Files.writeString(limited, admin.replaceFirst("token: \\S+", "token: " + token));
+    List<String> progress = new CopyOnWriteArrayList<>();
+    try (Runner runner = Runner.context("hooklens", limited, 20, (s, pod, what) -> progress.add(what))) {
+      RunException e = assertThrows(RunException.class,
+          () -> runner.run(RunnerTest.plan(RunnerTest.STOPS_ON_TERM.formatted(2, "true")), List.of()));
+      assertTrue(e.getMessage().startsWith("cannot create the run's namespace hooklens-run-"), e.getMessage());
+      assertTrue(e.getMessage().endsWith(": namespaces is forbidden: User "
+          + "\"system:serviceaccount:default:limited\" cannot create resource \"namespaces\" in API group \"\" at "
+          + "the cluster scope"), e.getMessage());
+      assertFalse(e.getMessage().contains("\n"), e.getMessage());
     }
+    assertTrue(target.admin().namespaces().list().getItems().stream()
+        .noneMatch(n -> n.getMetadata().getName().startsWith("hooklens-run-")), "no namespace was made");
+    assertEquals(List.of(), progress.stream().filter(p -> p.startsWith("cannot clean up")).toList());
   }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.cluster.EmbeddedClusterTest;
-import io.hooklens.run.cluster.KubeAssets;
 import io.hooklens.run.node.SandboxEscapeTest;
 import io.hooklens.run.process.Launcher;
 import io.hooklens.run.report.RunReport;
@@ -48,17 +47,7 @@ class ControlPlaneRunTest {
 
   @BeforeEach
   void needsBinaries() {
-    binariesOrSkip();
-  }
-
-  /** The control plane's binaries, or the test skipped saying how to build them. */
-  static KubeAssets binariesOrSkip() {
-    try {
-      return KubeAssets.find(null, System.getenv());
-    } catch (KubeAssets.Missing e) {
-      return Assumptions.abort(e.getMessage() + "; build them with scripts/kube-assets.sh (30 min and more the "
-          + "first time)");
-    }
+    RunFixture.binariesOrSkip();
   }
 
   private static RunPlan plan(String file) throws IOException {

@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.hooklens.run.cluster.ControlPlane;
 import io.hooklens.run.cluster.EmbeddedCluster;
+import io.hooklens.run.cluster.KubeAssets;
+import io.hooklens.run.cluster.LocalCluster;
 import io.hooklens.run.controllers.JobController;
 import io.hooklens.run.node.Image;
 import io.hooklens.run.node.NodeAgent;
@@ -15,31 +19,139 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.opentest4j.TestAbortedException;
 
 /**
- * An embedded cluster with its node agent (bubblewrap required) and Job controller, with back-offs short
- * enough for tests; and the waits tests need, bounded, never a bare sleep.
+ * A cluster with our node agent as its kubelet (bubblewrap required) and a Job controller, with back-offs short
+ * enough for tests; and the waits tests need, bounded, never a bare sleep. The cluster is the embedded API or a
+ * real control plane (etcd, kube-apiserver, and the controller manager and scheduler when present), which
+ * skips the test, saying how to build them, without its binaries.
  */
 public final class RunFixture implements AutoCloseable {
-  public final EmbeddedCluster cluster = EmbeddedCluster.start();
-  public final KubernetesClient client = cluster.client();
-  public final NodeAgent agent;
-  public final JobController jobs = JobController.start(client, Duration.ofMillis(200));
+  /** The node's crash-loop back-off in tests, the kubelet's 10 s shortened; the sequence stays the kubelet's. */
+  public static final Duration SHORT_BACKOFF = Duration.ofMillis(200);
 
-  public RunFixture() {
-    this(Map.of());
+  /** Which cluster the node agent joins. */
+  public enum Kind {
+    EMBEDDED, ENVTEST
   }
 
-  /** @param images the images the node has, by name */
+  public final Kind kind;
+  public final LocalCluster cluster;
+  public final KubernetesClient client;
+  public final NodeAgent agent;
+  /** Ours, where no controller manager runs Jobs: on the embedded API, or a control plane without one. */
+  public final JobController jobs;
+
+  public RunFixture() {
+    this(Kind.EMBEDDED);
+  }
+
+  public RunFixture(Kind kind) {
+    this(kind, Map.of());
+  }
+
+  /** An embedded cluster whose node has {@code images}, by name. */
   public RunFixture(Map<String, Image> images) {
-    agent = NodeAgent.start(client, images).restartBackoff(Duration.ofMillis(200));
+    this(Kind.EMBEDDED, images);
+  }
+
+  private RunFixture(Kind kind, Map<String, Image> images) {
+    this.kind = kind;
+    cluster = kind == Kind.EMBEDDED ? EmbeddedCluster.start() : controlPlane();
+    try {
+      client = cluster.client();
+      if (kind == Kind.EMBEDDED) {
+        agent = NodeAgent.start(client, images);
+        jobs = JobController.start(client, SHORT_BACKOFF);
+      } else {
+        KubeAssets assets = ((ControlPlane) cluster).assets();
+        agent = NodeAgent.join(client, images, assets.has(KubeAssets.SCHEDULER) ? NodeAgent.Peer.SCHEDULED
+            : NodeAgent.Peer.UNSCHEDULED);
+        jobs = assets.has(KubeAssets.CONTROLLER_MANAGER) ? null : JobController.start(client, SHORT_BACKOFF);
+      }
+    } catch (RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+    agent.restartBackoff(SHORT_BACKOFF);
     assertTrue(agent.isolated(), "bubblewrap must be installed (run-tests installs it)");
+  }
+
+  /** The control plane's binaries, or the test skipped saying how to build them. */
+  public static KubeAssets binariesOrSkip() {
+    try {
+      return KubeAssets.find(null, System.getenv());
+    } catch (KubeAssets.Missing e) {
+      return Assumptions.abort(e.getMessage() + "; build them with scripts/kube-assets.sh (30 min and more the "
+          + "first time)");
+    }
+  }
+
+  private static ControlPlane controlPlane() {
+    ControlPlane plane = new ControlPlane(binariesOrSkip(), Map.entry(NodeAgent.markerVariable(),
+        NodeAgent.markerPrefix() + "control-plane"), Duration.ofSeconds(120));
+    try {
+      plane.start(line -> { });
+      return plane;
+    } catch (InterruptedException e) {
+      plane.close();
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while the control plane started", e);
+    } catch (RuntimeException e) {
+      plane.close();
+      throw e;
+    }
+  }
+
+  /** Makes a namespace for a test's objects: a real API server refuses objects in one that does not exist. */
+  public String namespace(String name) {
+    if (client.namespaces().withName(name).get() == null) {
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+          .create();
+    }
+    return name;
+  }
+
+  /**
+   * One fixture of each kind for a test class, started when a test first asks for it (a control plane takes
+   * some seconds) and closed with the class; a kind that was skipped once is skipped for the others with the
+   * same reason.
+   */
+  public static final class PerClass implements AutoCloseable {
+    private final Map<Kind, RunFixture> started = new EnumMap<>(Kind.class);
+    private final Map<Kind, TestAbortedException> skipped = new EnumMap<>(Kind.class);
+
+    public synchronized RunFixture get(Kind kind) {
+      if (skipped.containsKey(kind)) {
+        throw skipped.get(kind);
+      }
+      RunFixture fixture = started.get(kind);
+      if (fixture == null) {
+        try {
+          fixture = new RunFixture(kind);
+        } catch (TestAbortedException e) {
+          skipped.put(kind, e);
+          throw e;
+        }
+        started.put(kind, fixture);
+      }
+      return fixture;
+    }
+
+    @Override
+    public synchronized void close() {
+      started.values().forEach(RunFixture::close);
+      started.clear();
+    }
   }
 
   /** Waits until {@code value} gives a non-null result, for at most {@code millis}. */
@@ -104,7 +216,9 @@ public final class RunFixture implements AutoCloseable {
 
   @Override
   public void close() {
-    jobs.close();
+    if (jobs != null) {
+      jobs.close();
+    }
     agent.close();
     cluster.close();
   }

@@ -15,10 +15,12 @@ import io.hooklens.core.model.helm.HelmOperation;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YamlReader;
 import io.hooklens.run.RunFixture;
+import io.hooklens.run.RunFixture.Kind;
 import io.hooklens.run.helm.HelmHooks.HookResult;
 import io.hooklens.run.helm.HelmHooks.OperationResult;
 import io.hooklens.run.helm.HelmHooks.Outcome;
 import io.hooklens.run.helm.HelmHooks.PhaseResult;
+import io.hooklens.run.node.Timeline.Mark;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,39 +30,44 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Helm hook events on the embedded cluster with real processes: each test gets its own namespace and reads
- * what exists afterwards through the fabric8 client; hooks append their names to a host directory, so the order
- * is the order in which processes really ran.
+ * Helm hook events with real processes, on the embedded cluster and, for order and delete policies, on a real
+ * control plane too: each test gets its own namespace and reads what exists afterwards through the fabric8
+ * client; the order is the order in which processes really ran (the node's container starts, or on the embedded
+ * cluster the names hooks append to a host directory).
  */
 @Tag("slow")
 class HelmHooksTest {
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
-  private static RunFixture run;
+  private static final RunFixture.PerClass CLUSTERS = new RunFixture.PerClass();
+  private RunFixture run;
   @TempDir
   Path dir;
   private final String namespace = "helm-" + NAMESPACES.incrementAndGet();
   private final List<String> progress = new CopyOnWriteArrayList<>();
 
-  @BeforeAll
-  static void start() {
-    run = new RunFixture();
-  }
-
   @AfterAll
   static void stop() {
-    run.close();
+    CLUSTERS.close();
   }
 
+  /** Tests run on the embedded cluster unless they name one. */
   @BeforeEach
   void openTheOrderFolder() throws IOException {
     RunFixture.openToSandbox(dir, true);
+    on(Kind.EMBEDDED);
+  }
+
+  private void on(Kind kind) {
+    run = CLUSTERS.get(kind);
+    run.namespace(namespace);
   }
 
   private HelmHooks hooks(Duration timeout) {
@@ -108,6 +115,7 @@ class HelmHooksTest {
             indent(indent(indent(podSpec(name, script)))));
   }
 
+  // The host directory is read-only on a real API server (see started()), where the name is not written.
   private String podSpec(String name, String script) {
     return """
         restartPolicy: Never
@@ -115,7 +123,7 @@ class HelmHooksTest {
         containers:
         - name: hook
           image: debian:12
-          command: [sh, -c, 'echo %s >> /tmp/order/log; echo ran $HOSTNAME; %s']
+          command: [sh, -c, 'echo %s 2>/dev/null >> /tmp/order/log; echo ran $HOSTNAME; %s']
           volumeMounts:
           - {name: order, mountPath: /tmp/order, readOnly: false}
         volumes:
@@ -132,19 +140,33 @@ class HelmHooksTest {
     return Files.exists(log) ? Files.readAllLines(log) : List.of();
   }
 
+  /**
+   * The pods whose containers the node started in this namespace, in the order it started them: the same order
+   * on both clusters, where a hostPath the hooks could write to is not (a real API server drops a mount's
+   * {@code readOnly: false}, and the node mounts a hostPath read-only unless a mount says it).
+   */
+  private List<String> started() {
+    return run.agent.timeline().entries().stream()
+        .filter(e -> e.mark() == Mark.CONTAINER_STARTED && e.pod().startsWith(namespace + "/"))
+        .map(e -> e.pod().substring(namespace.length() + 1)).toList();
+  }
+
   private Pod pod(String name) {
     return run.client.pods().inNamespace(namespace).withName(name).get();
   }
 
-  @Test
-  void hooksRunOneAfterTheOtherByWeightThenName() throws Exception {
+  // pkg/action/hooks.go execHook: hooks sorted by weight then name (hookByWeight), each awaited before the next.
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void hooksRunOneAfterTheOtherByWeightThenName(Kind kind) throws Exception {
+    on(kind);
     String yaml = pod("b-second", "pre-install", "helm.sh/hook-weight: \"1\"", "true")
         + pod("a-first", "pre-install", "helm.sh/hook-weight: \"1\"", "sleep 0.3")
         + pod("z-early", "pre-install", "helm.sh/hook-weight: \"-1\"", "true")
         + pod("post", "post-install", "", "true");
     PhaseResult phase = hooks(Duration.ofSeconds(20)).runEvent(doc(yaml), "pre-install");
     assertTrue(phase.succeeded(), phase.error());
-    assertEquals(List.of("z-early", "a-first", "b-second"), order(), "processes ran in Helm's order, one at a time");
+    assertEquals(List.of("z-early", "a-first", "b-second"), started(), "processes ran in Helm's order");
     assertEquals(List.of("z-early", "a-first", "b-second"), phase.hooks().stream().map(HookResult::name).toList());
     for (HookResult hook : phase.hooks()) {
       assertEquals(Outcome.SUCCEEDED, hook.outcome());
@@ -160,8 +182,12 @@ class HelmHooksTest {
     assertNull(pod("post"), "another event's hook is not run");
   }
 
-  @Test
-  void aFailingHookStopsTheEventAndItsPoliciesApply() throws Exception {
+  // pkg/action/hooks.go execHook: a failing hook ends the event, its hook-failed and the earlier hooks'
+  // hook-succeeded deletions apply (deleteHooksByPolicy), later hooks never run.
+  @ParameterizedTest
+  @EnumSource(Kind.class)
+  void aFailingHookStopsTheEventAndItsPoliciesApply(Kind kind) throws Exception {
+    on(kind);
     String yaml = pod("one", "pre-install", "helm.sh/hook-delete-policy: hook-succeeded", "true")
         + pod("two", "pre-install", "helm.sh/hook-weight: \"1\"\nhelm.sh/hook-delete-policy: hook-failed", "exit 3")
         + pod("three", "pre-install", "helm.sh/hook-weight: \"2\"", "true")
@@ -175,7 +201,7 @@ class HelmHooksTest {
     assertNull(install.release(), "the release step is not reached");
     PhaseResult phase = install.phases().get(0);
     assertEquals("pod two failed", phase.error());
-    assertEquals(List.of("one", "two"), order());
+    assertEquals(List.of("one", "two"), started());
     assertEquals(List.of("one", "two"), phase.hooks().stream().map(HookResult::name).toList());
     HookResult two = phase.hooks().get(1);
     assertEquals(Outcome.FAILED, two.outcome());

@@ -21,25 +21,34 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** DeploymentConfig rollouts with real hook pods on the embedded node, read back through the fabric8 client. */
 @Tag("slow")
 class DeploymentConfigDeployerTest {
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
-  private static RunFixture run;
+  private static final RunFixture.PerClass CLUSTERS = new RunFixture.PerClass();
+  private RunFixture run;
   private final String namespace = "dc-" + NAMESPACES.incrementAndGet();
-
-  @BeforeAll
-  static void start() {
-    run = new RunFixture();
-  }
 
   @AfterAll
   static void stop() {
-    run.close();
+    CLUSTERS.close();
+  }
+
+  /** Tests run on the embedded cluster unless they name one. */
+  @BeforeEach
+  void embedded() {
+    on(RunFixture.Kind.EMBEDDED);
+  }
+
+  private void on(RunFixture.Kind kind) {
+    run = CLUSTERS.get(kind);
+    run.namespace(namespace);
   }
 
   private Rollout deploy(String strategy, String extra, String hooks) {
@@ -146,8 +155,12 @@ class DeploymentConfigDeployerTest {
         events.toString());
   }
 
-  @Test
-  void abortFailsTheRolloutAndTheLaterPhasesNeverRun() {
+  // openshift/oc pkg/cli/deployer/strategy/support/lifecycle.go hookExecutor.Execute: under Abort a failed hook pod
+  // fails the rollout, and the strategy (recreate.go DeployWithAcceptor) runs no later phase.
+  @ParameterizedTest
+  @EnumSource(RunFixture.Kind.class)
+  void abortFailsTheRolloutAndTheLaterPhasesNeverRun(RunFixture.Kind kind) {
+    on(kind);
     String hooks = "recreateParams:\n" + indent(hook("pre", "Abort", "echo no; exit 4")
         + hook("mid", "Abort", "true") + hook("post", "Abort", "true"), 2);
     Rollout rollout = deploy("Recreate", "", hooks);
@@ -160,8 +173,12 @@ class DeploymentConfigDeployerTest {
         && e.endsWith(", aborting rollout of " + namespace + "/app-1")), events().toString());
   }
 
-  @Test
-  void retryHasTheKubeletRestartTheHookPodUntilItSucceeds() {
+  // openshift/oc pkg/cli/deployer/strategy/support/lifecycle.go hookExecutor.Execute: Retry makes the hook pod
+  // restartPolicy OnFailure, and the kubelet restarts it until it succeeds.
+  @ParameterizedTest
+  @EnumSource(RunFixture.Kind.class)
+  void retryHasTheKubeletRestartTheHookPodUntilItSucceeds(RunFixture.Kind kind) {
+    on(kind);
     // The counter lives in the template's emptyDir, which execNewPod.volumes hands to the hook pod.
     String counter = "n=$(cat /tmp/state/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /tmp/state/n; "
         + "echo try $n; [ $n -ge 3 ]";
@@ -188,8 +205,12 @@ class DeploymentConfigDeployerTest {
     assertTrue(pod.getStatus().getContainerStatuses().get(0).getRestartCount() >= 1);
   }
 
-  @Test
-  void ignoreRecordsTheFailureAndTheRollingRolloutGoesOn() {
+  // openshift/oc pkg/cli/deployer/strategy/support/lifecycle.go hookExecutor.Execute: under Ignore a failed hook is
+  // an event and the rollout goes on.
+  @ParameterizedTest
+  @EnumSource(RunFixture.Kind.class)
+  void ignoreRecordsTheFailureAndTheRollingRolloutGoesOn(RunFixture.Kind kind) {
+    on(kind);
     String tag = """
         post:
           failurePolicy: Abort
