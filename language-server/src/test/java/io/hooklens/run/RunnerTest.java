@@ -210,7 +210,7 @@ class RunnerTest {
               resources:
                 limits: {cpu: 500m, memory: 64Mi, ephemeral-storage: 1Gi}
               readinessProbe:
-                tcpSocket: {port: 8080}
+                tcpSocket: {port: 8080, host: db.internal}
               lifecycle:
                 stopSignal: SIGQUIT
                 preStop:
@@ -221,7 +221,8 @@ class RunnerTest {
         "container \"app\": image nginx:1.27 is not given (--image, --image-root): its command runs on this "
             + "machine's files",
         "container \"app\": lifecycle.stopSignal SIGQUIT is not applied: it is stopped with SIGTERM",
-        "container \"app\": readinessProbe is not run here (only exec and httpGet are): it counts as passing",
+        "container \"app\": readinessProbe to host db.internal fails here: the embedded node probes only the pod "
+            + "itself",
         "container \"app\": resources.limits.cpu is not enforced",
         "container \"app\": resources.limits.ephemeral-storage is not enforced"), plan(yaml).pods().get(0).notes());
   }

@@ -239,7 +239,7 @@ final class PodWorker {
     publish();
     Container spec = slot.spec;
     if (spec.getStartupProbe() != null || spec.getReadinessProbe() != null || spec.getLivenessProbe() != null) {
-      new Prober(slot, agent.hooks(), network, loop, agent.executor(), journal, this::publish, () -> terminating,
+      new Prober(slot, agent.hooks(), agent.sockets(), network, loop, agent.executor(), journal, this::publish, () -> terminating,
           podGrace(), (grace, message) -> {
             if (!ending()) {
               killer.kill(slot, network, grace, "Unhealthy", message);
