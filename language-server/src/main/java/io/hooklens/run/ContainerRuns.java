@@ -33,6 +33,7 @@ final class ContainerRuns {
   private final ToLongFunction<Timeline.Entry> ms;
   private final List<Run> runs = new ArrayList<>();
   private Timeline.Entry output;
+  private final List<Timeline.Entry> probes = new ArrayList<>();
 
   /** @param ms an entry's time, in milliseconds since the step began */
   ContainerRuns(ContainerPlan plan, List<Timeline.Entry> entries, ToLongFunction<Timeline.Entry> ms) {
@@ -48,6 +49,11 @@ final class ContainerRuns {
   private void add(Timeline.Entry e) {
     if (e.mark() == Mark.OUTPUT) {
       output = e;
+      return;
+    }
+    if (e.mark() == Mark.READY || e.mark() == Mark.NOT_READY || e.mark() == Mark.PROBE_FAILED
+        || e.mark() == Mark.PROBE_KILL) {
+      probes.add(e);
       return;
     }
     if (e.mark() == Mark.CONTAINER_STARTED) {
@@ -74,7 +80,7 @@ final class ContainerRuns {
   ContainerResult result(PodObserver.Seen seen) {
     if (runs.isEmpty()) {
       return new ContainerResult(plan.name(), RunPlan.shell(plan.command()), null, null, null, seen.exitCode,
-          seen.reason, 0, List.of(), "", 0);
+          seen.reason, 0, List.of(), "", 0, null, List.of());
     }
     List<ContainerResult.Attempt> attempts = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
@@ -89,7 +95,17 @@ final class ContainerRuns {
     ContainerResult.Attempt last = attempts.get(attempts.size() - 1);
     return new ContainerResult(plan.name(), RunPlan.shell(plan.command()), first.startedMs(), first.runningMs(),
         last.exitedMs(), last.exitCode(), last.reason(), runs.size() - 1, List.copyOf(attempts),
-        output == null ? "" : output.output(), output == null ? 0 : output.outputDroppedBytes());
+        output == null ? "" : output.output(), output == null ? 0 : output.outputDroppedBytes(),
+        probes.stream().filter(e -> e.mark() == Mark.READY).findFirst().map(this::at).orElse(null), probeMarks());
+  }
+
+  private List<ContainerResult.ProbeMark> probeMarks() {
+    return probes.stream().map(e -> new ContainerResult.ProbeMark(at(e), switch (e.mark()) {
+      case READY -> ContainerResult.ProbeMark.READY;
+      case NOT_READY -> ContainerResult.ProbeMark.NOT_READY;
+      case PROBE_KILL -> ContainerResult.ProbeMark.KILLING;
+      default -> ContainerResult.ProbeMark.UNHEALTHY;
+    }, e.detail())).toList();
   }
 
   /** The container's hooks: a postStart for every run that ran it, its preStop once. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.cluster.EmbeddedClusterTest;
+import io.hooklens.run.report.ContainerResult;
 import io.hooklens.run.report.HookResult;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.Step;
@@ -193,6 +194,13 @@ class RunnerTest {
     HookResult preStop = report.steps().get(0).hooks().get(0);
     assertEquals("succeeded", preStop.status(), preStop + "; progress " + progress);
     assertTrue(progress.contains("pod Ready: its probes pass"), progress.toString());
+    // The report says when the probe made it Ready, just before the deletion, and how the probe failed before.
+    Step step = report.steps().get(0);
+    ContainerResult app = step.containers().get(0);
+    assertTrue(app.readyMs() != null && app.readyMs() > app.runningMs() && app.readyMs() <= step.deleteMs(),
+        app + " deleted at " + step.deleteMs());
+    assertTrue(app.probes().stream().anyMatch(p -> ContainerResult.ProbeMark.UNHEALTHY.equals(p.kind())
+        && p.message().startsWith("Readiness probe failed: ")), app.probes().toString());
   }
 
   @Test

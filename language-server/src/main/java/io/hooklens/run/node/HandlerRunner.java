@@ -160,7 +160,7 @@ final class HandlerRunner {
             printed);
   }
 
-  /** Why a request to {@code host} is refused: the kubelet sends it from the node, the embedded node only into the pod. */
+  /** Why a request to {@code host} is refused: the kubelet sends it from the node, the embedded node into the pod. */
   static String fromNode(String action, String host) {
     return action + " host " + host + " is reached from the node, not the pod; the embedded node sends requests "
         + "and probes only to the pod itself";

@@ -54,8 +54,8 @@ final class Prober {
    * @param deleting whether the pod is being deleted: liveness and startup probes stop then, as the kubelet's do
    * @param podGrace the grace period of a kill for a failed probe that sets none of its own
    */
-  Prober(ContainerSlot slot, HandlerRunner runner, SocketProbes sockets, Sandbox.PodNetwork network, PodLoop loop, Executor threads,
-      PodJournal journal, Runnable changed, BooleanSupplier deleting, long podGrace, Kill kill) {
+  Prober(ContainerSlot slot, HandlerRunner runner, SocketProbes sockets, Sandbox.PodNetwork network, PodLoop loop,
+      Executor threads, PodJournal journal, Runnable changed, BooleanSupplier deleting, long podGrace, Kill kill) {
     this.slot = slot;
     this.run = slot.run();
     this.runner = runner;
@@ -187,7 +187,9 @@ final class Prober {
       }
       boolean ok = !result.failed();
       if (!ok) {
-        journal.event(slot.name(), true, "Unhealthy", kind.event + " probe failed: " + result.message());
+        String message = kind.event + " probe failed: " + result.message();
+        journal.event(slot.name(), true, "Unhealthy", message);
+        journal.mark(slot.name(), Timeline.Mark.PROBE_FAILED, true, message, result.output());
       }
       runLength = last != null && last == ok ? runLength + 1 : 1;
       last = ok;
@@ -199,6 +201,9 @@ final class Prober {
         case STARTUP -> {
           if (ok) {
             slot.probedStarted();
+            if (slot.ready()) {
+              journal.mark(slot.name(), Timeline.Mark.READY, "");
+            }
             changed.run();
             tick(periodMillis);
           } else {
@@ -207,6 +212,7 @@ final class Prober {
         }
         case READINESS -> {
           if (slot.probedReady(ok)) {
+            journal.mark(slot.name(), ok ? Timeline.Mark.READY : Timeline.Mark.NOT_READY, "");
             changed.run();
           }
           tick(periodMillis);

@@ -17,6 +17,10 @@ public final class Timeline {
     CONTAINER_STARTED, POST_START_STARTED, POST_START_ENDED, RUNNING,
     DELETE_OBSERVED, PRE_STOP_STARTED, PRE_STOP_ENDED, PRE_STOP_ABANDONED,
     SIGTERM, SIGKILL, EXITED, WARNING,
+    /** The container became Ready, or stopped being Ready, as its startup and readiness probes decided. */
+    READY, NOT_READY,
+    /** A probe failed (its Unhealthy event's message), or its failures had the container killed (Killing's). */
+    PROBE_FAILED, PROBE_KILL,
     /** What a container printed over all its runs, once the run that just exited has been read to its end. */
     OUTPUT
   }

@@ -47,6 +47,9 @@ final class SvgLegend {
         }
         row.marks().forEach(m -> items.put(String.valueOf(m.symbol()), switch (m.symbol()) {
           case 'R' -> "Running";
+          case 'Y' -> "Ready";
+          case 'N' -> "not Ready";
+          case '!' -> "probe failed";
           case 'T' -> "SIGTERM";
           case 'K' -> "SIGKILL";
           case 'x' -> "exit";

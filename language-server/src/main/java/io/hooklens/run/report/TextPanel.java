@@ -78,7 +78,12 @@ final class TextPanel {
     for (Panel.Mark mark : row.marks()) {
       int at = Math.min(bar - 1, column(scale, mark.atMs(), bar));
       cells[at] = mark.symbol();
-      paint[at] = mark.symbol() == 'K' ? RED : mark.symbol() == 'T' ? YELLOW : mark.symbol() == 'R' ? GREEN : null;
+      paint[at] = switch (mark.symbol()) {
+        case 'K', '!' -> RED;
+        case 'T', 'N' -> YELLOW;
+        case 'R', 'Y' -> GREEN;
+        default -> null;
+      };
     }
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < bar; i++) {

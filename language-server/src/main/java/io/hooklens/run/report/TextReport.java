@@ -20,6 +20,8 @@ public final class TextReport {
   private static final String RED = TextPanel.RED;
   private static final String YELLOW = TextPanel.YELLOW;
   private static final String BOLD = "\u001b[1m";
+  /** How many of a container's probe marks are listed: a failing probe adds one every period. */
+  private static final int PROBES_SHOWN = 12;
 
   private final int width;
   private final boolean color;
@@ -119,12 +121,34 @@ public final class TextReport {
       for (ContainerResult.Attempt a : c.attempts()) {
         line("    " + (c.attempts().size() > 1 ? "run " + (a.restartCount() + 1) + ": " : "") + attempt(a));
       }
+      probes(c);
       if (c.output() != null && !c.output().isBlank()) {
         line("    output:");
         output(c.output(), c.outputDroppedBytes(), "      ");
       }
     }
     line("");
+  }
+
+  /** What the container's probes decided, when: the first ones, then how many more there were. */
+  private void probes(ContainerResult c) {
+    if (c.probes().isEmpty()) {
+      return;
+    }
+    line("    probes:");
+    int kind = c.probes().stream().mapToInt(p -> p.kind().length()).max().orElse(0);
+    for (int i = 0; i < c.probes().size(); i++) {
+      if (i == PROBES_SHOWN && c.probes().size() > PROBES_SHOWN + 1) {
+        line("      … " + (c.probes().size() - i) + " more");
+        break;
+      }
+      ContainerResult.ProbeMark p = c.probes().get(i);
+      String what = ContainerResult.ProbeMark.READY.equals(p.kind()) ? paint(GREEN, pad(p.kind(), kind))
+          : ContainerResult.ProbeMark.NOT_READY.equals(p.kind()) ? paint(YELLOW, pad(p.kind(), kind))
+          : paint(RED, pad(p.kind(), kind));
+      line("      at " + pad(Verdicts.seconds(p.atMs()), 8) + " " + what + (p.message().isEmpty() ? ""
+          : "  " + shown(p.message())));
+    }
   }
 
   private static String attempt(ContainerResult.Attempt a) {

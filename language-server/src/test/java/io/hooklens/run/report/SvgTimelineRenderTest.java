@@ -71,7 +71,8 @@ class SvgTimelineRenderTest {
         new ContainerResult.Attempt(1, 520L, 600L, 6200L, 137, "Error", null));
     Step step = new Step("pod", "delete", resource, "default", "payments-gateway-with-a-rather-long-name-deployment", 3,
         1000L, 6300L, "node", List.of(new ContainerResult("payments-gateway-sidecar", "sh -c 'exit 3'", 50L, 600L,
-        6200L, 137, "Error", 1, runs, ("starting\n" + "x".repeat(300) + "\nmissing-tool: not found\n").repeat(2), 0)),
+        6200L, 137, "Error", 1, runs, ("starting\n" + "x".repeat(300) + "\nmissing-tool: not found\n").repeat(2), 0,
+        null, List.of())),
         List.of(new HookResult("payments-gateway-sidecar", "postStart", "exec true", 60L, 110L, "failed",
             "command 'true' exited with 3", "", 0, List.of(), 0),
             new HookResult("payments-gateway-sidecar", "postStart", "exec true", 530L, 590L, "succeeded", null, "", 0,
