@@ -48,6 +48,15 @@ final class TextPanel {
     if (grace >= 0) {
       lines.add(pad("", label) + " ".repeat(Math.min(grace, bar - 1)) + paint(YELLOW, "╵") + " grace period ends ("
           + "T SIGTERM, K SIGKILL, x exit)");
+    } else if (panel.rows().stream().anyMatch(r -> r.marks().stream().anyMatch(m -> "YN!".indexOf(m.symbol()) >= 0))) {
+      // Probe marks are new to most readers: the start chart names its marks when it has them.
+      List<String> names = new ArrayList<>();
+      for (String item : List.of("R Running", "Y Ready", "N not Ready", "! probe failed", "x exit")) {
+        if (panel.rows().stream().anyMatch(r -> r.marks().stream().anyMatch(m -> m.symbol() == item.charAt(0)))) {
+          names.add(item);
+        }
+      }
+      lines.add(pad("", label) + "(" + String.join(", ", names) + ")");
     }
     lines.add("");
   }

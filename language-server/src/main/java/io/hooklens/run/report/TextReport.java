@@ -143,11 +143,11 @@ public final class TextReport {
         break;
       }
       ContainerResult.ProbeMark p = c.probes().get(i);
-      String what = ContainerResult.ProbeMark.READY.equals(p.kind()) ? paint(GREEN, pad(p.kind(), kind))
-          : ContainerResult.ProbeMark.NOT_READY.equals(p.kind()) ? paint(YELLOW, pad(p.kind(), kind))
-          : paint(RED, pad(p.kind(), kind));
-      line("      at " + pad(Verdicts.seconds(p.atMs()), 8) + " " + what + (p.message().isEmpty() ? ""
-          : "  " + shown(p.message())));
+      String shownKind = p.message().isBlank() ? p.kind() : pad(p.kind(), kind);
+      String what = paint(ContainerResult.ProbeMark.READY.equals(p.kind()) ? GREEN
+          : ContainerResult.ProbeMark.NOT_READY.equals(p.kind()) ? YELLOW : RED, shownKind);
+      line("      at " + pad(Verdicts.seconds(p.atMs()), 8) + " " + what + (p.message().isBlank() ? ""
+          : "  " + shown(p.message().strip())));
     }
   }
 

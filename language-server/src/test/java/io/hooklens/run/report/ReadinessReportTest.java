@@ -33,7 +33,9 @@ class ReadinessReportTest {
     String row = text.lines().filter(l -> l.startsWith("  app ") && l.contains("Ready at")).findFirst()
         .orElseThrow(() -> new AssertionError(text));
     assertTrue(row.contains("Running at 0.4 s, Ready at 3.1 s, 2 probe failures"), row);
+    assertEquals(2, row.chars().filter(ch -> ch == '!').count(), "each failure on the chart: " + text);
     assertTrue(row.indexOf('Y') > row.lastIndexOf('!'), "Ready comes after the failures: " + row);
+    assertTrue(text.contains("(R Running, Y Ready, ! probe failed)"), "the start chart names its marks: " + text);
     assertTrue(text.contains("at 3.1 s    Ready"), text);
     assertTrue(text.contains("at 1.4 s    Unhealthy  " + FAILED.strip()), text);
   }
