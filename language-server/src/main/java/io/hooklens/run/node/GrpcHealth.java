@@ -18,6 +18,8 @@ final class GrpcHealth {
   static final int OK = 0;
   static final int DEADLINE_EXCEEDED = 4;
   static final int UNIMPLEMENTED = 12;
+  private static final int INTERNAL = 13;
+  private static final int UNAVAILABLE = 14;
 
   /** The status codes' names as grpc-go prints them ({@code codes.Code.String}). */
   private static final List<String> CODES = List.of("OK", "Canceled", "Unknown", "InvalidArgument",
@@ -114,7 +116,7 @@ final class GrpcHealth {
         throw new EOFException("connection closed inside a frame");
       }
       if (type == GOAWAY) {
-        return new Answer(14, "connection closed by the server (GOAWAY)", null);
+        return new Answer(UNAVAILABLE, "connection closed by the server (GOAWAY)", null);
       }
       if (stream != 1) {
         continue;
@@ -122,21 +124,10 @@ final class GrpcHealth {
       switch (type) {
         case DATA -> message.writeBytes(unpadded(payload, flags, 0));
         case RST_STREAM -> {
-          return new Answer(13, "stream terminated by RST_STREAM with error code: " + int32(payload, 0), null);
+          return new Answer(INTERNAL, "stream terminated by RST_STREAM with error code: " + int32(payload, 0), null);
         }
         case HEADERS -> {
-          ByteArrayOutputStream block = new ByteArrayOutputStream();
-          block.writeBytes(unpadded(payload, flags, (flags & PRIORITY) != 0 ? 5 : 0));
-          int more = flags;
-          while ((more & END_HEADERS) == 0) {
-            byte[] next = in.readNBytes(9);
-            if (next.length < 9 || next[3] != CONTINUATION) {
-              throw new IOException("header block not continued");
-            }
-            more = next[4] & 0xff;
-            block.writeBytes(in.readNBytes(Math.min(length(next), MAX_FRAME)));
-          }
-          Hpack.Fields fields = Hpack.decode(block.toByteArray());
+          Hpack.Fields fields = Hpack.decode(headerBlock(in, payload, flags));
           if ((flags & END_STREAM) != 0) {
             return answer(fields, message.toByteArray());
           }
@@ -144,21 +135,37 @@ final class GrpcHealth {
         default -> { }
       }
       if (type == DATA && (flags & END_STREAM) != 0) {
-        return new Answer(13, "server closed the stream without sending trailers", null);
+        return new Answer(INTERNAL, "server closed the stream without sending trailers", null);
       }
     }
+  }
+
+  /** A HEADERS frame's block with the CONTINUATION frames that follow it. */
+  private static byte[] headerBlock(InputStream in, byte[] payload, int flags) throws IOException {
+    ByteArrayOutputStream block = new ByteArrayOutputStream();
+    block.writeBytes(unpadded(payload, flags, (flags & PRIORITY) != 0 ? 5 : 0));
+    int more = flags;
+    while ((more & END_HEADERS) == 0) {
+      byte[] next = in.readNBytes(9);
+      if (next.length < 9 || next[3] != CONTINUATION) {
+        throw new IOException("header block not continued");
+      }
+      more = next[4] & 0xff;
+      block.writeBytes(in.readNBytes(Math.min(length(next), MAX_FRAME)));
+    }
+    return block.toByteArray();
   }
 
   private static Answer answer(Hpack.Fields trailers, byte[] message) {
     String status = trailers.get("grpc-status");
     if (status == null) {
-      return new Answer(13, "server closed the stream without a grpc-status", null);
+      return new Answer(INTERNAL, "server closed the stream without a grpc-status", null);
     }
     int code;
     try {
       code = Integer.parseInt(status);
     } catch (NumberFormatException e) {
-      return new Answer(13, "malformed grpc-status: " + status, null);
+      return new Answer(INTERNAL, "malformed grpc-status: " + status, null);
     }
     String text = trailers.get("grpc-message");
     return new Answer(code, text == null ? "" : percentDecoded(text), code == OK ? serving(message) : null);
