@@ -96,6 +96,12 @@ class ProbesTest {
     assertTrue(events("not-alive").stream().anyMatch(e -> "Killing".equals(e.getReason())
         && "Container app failed liveness probe, will be restarted".equals(e.getMessage())),
         events("not-alive").toString());
+    // The report's timeline has the failures and the kill they caused.
+    List<Timeline.Entry> marks = run.agent.timeline().of("default/not-alive");
+    assertTrue(marks.stream().anyMatch(e -> e.mark() == Timeline.Mark.PROBE_FAILED
+        && e.detail().startsWith("Liveness probe failed: ")), marks.toString());
+    assertTrue(marks.stream().anyMatch(e -> e.mark() == Timeline.Mark.PROBE_KILL
+        && e.detail().equals("Container app failed liveness probe, will be restarted")), marks.toString());
     run.client.pods().withName("not-alive").delete();
   }
 
