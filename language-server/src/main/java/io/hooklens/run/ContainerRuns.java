@@ -37,6 +37,7 @@ final class ContainerRuns {
   private final List<Run> runs = new ArrayList<>();
   // What each run printed, by its restartCount: a run's output is read after its exit, maybe after the next start.
   private final Map<Integer, Timeline.Entry> outputs = new HashMap<>();
+  private final List<Timeline.Entry> probes = new ArrayList<>();
 
   /** @param ms an entry's time, in milliseconds since the step began */
   ContainerRuns(ContainerPlan plan, List<Timeline.Entry> entries, ToLongFunction<Timeline.Entry> ms) {
@@ -52,6 +53,11 @@ final class ContainerRuns {
   private void add(Timeline.Entry e) {
     if (e.mark() == Mark.OUTPUT) {
       outputs.put(Integer.parseInt(e.detail()), e);
+      return;
+    }
+    if (e.mark() == Mark.READY || e.mark() == Mark.NOT_READY || e.mark() == Mark.PROBE_FAILED
+        || e.mark() == Mark.PROBE_KILL) {
+      probes.add(e);
       return;
     }
     if (e.mark() == Mark.CONTAINER_STARTED) {
@@ -78,7 +84,7 @@ final class ContainerRuns {
   ContainerResult result(PodObserver.Seen seen) {
     if (runs.isEmpty()) {
       return new ContainerResult(plan.name(), RunPlan.shell(plan.command()), null, null, null, seen.exitCode,
-          seen.reason, 0, List.of(), "", 0);
+          seen.reason, 0, List.of(), "", 0, null, List.of());
     }
     List<ContainerResult.Attempt> attempts = new ArrayList<>();
     List<BoundedOutput.Tail> tails = new ArrayList<>();
@@ -98,7 +104,17 @@ final class ContainerRuns {
     BoundedOutput.Tail all = BoundedOutput.join(tails);
     return new ContainerResult(plan.name(), RunPlan.shell(plan.command()), first.startedMs(), first.runningMs(),
         last.exitedMs(), last.exitCode(), last.reason(), runs.size() - 1, List.copyOf(attempts), all.text(),
-        all.droppedBytes());
+        all.droppedBytes(), probes.stream().filter(e -> e.mark() == Mark.READY).findFirst().map(this::at).orElse(null),
+        probeMarks());
+  }
+
+  private List<ContainerResult.ProbeMark> probeMarks() {
+    return probes.stream().map(e -> new ContainerResult.ProbeMark(at(e), switch (e.mark()) {
+      case READY -> ContainerResult.ProbeMark.READY;
+      case NOT_READY -> ContainerResult.ProbeMark.NOT_READY;
+      case PROBE_KILL -> ContainerResult.ProbeMark.KILLING;
+      default -> ContainerResult.ProbeMark.UNHEALTHY;
+    }, e.detail())).toList();
   }
 
   /** The container's hooks: a postStart for every run that ran it, its preStop once. */

@@ -19,6 +19,7 @@ final class PodObserver implements AutoCloseable {
   /** One container as seen through the API. */
   static final class Seen {
     Long runningNanos;
+    Long readyNanos;
     Long terminatedNanos;
     Integer exitCode;
     String reason;
@@ -79,6 +80,9 @@ final class PodObserver implements AutoCloseable {
       if (status.getState().getRunning() != null && seen.runningNanos == null && seen.terminatedNanos == null) {
         seen.runningNanos = now;
         changes.seen("container \"" + status.getName() + "\" Running");
+      }
+      if (Boolean.TRUE.equals(status.getReady()) && seen.readyNanos == null) {
+        seen.readyNanos = now;
       }
       if (status.getState().getTerminated() != null && seen.terminatedNanos == null) {
         seen.terminatedNanos = now;

@@ -230,8 +230,8 @@ public final class RunPlan {
 
   /**
    * What of a container the node does not do as a cluster would, in the words the plan shows: an image it was
-   * not given, a {@code lifecycle.stopSignal} (dropped as a default API server drops it), and resource limits other
-   * than memory.
+   * not given, a {@code lifecycle.stopSignal} (dropped as a default API server drops it), a probe sent to a host of
+   * its own, and resource limits other than memory.
    */
   static List<String> leftOut(Container c, Images images) {
     List<String> out = new ArrayList<>();
@@ -247,9 +247,9 @@ public final class RunPlan {
           + "feature gate (alpha, off by default) drops it: it is stopped with " + imageStop
           + (images.namesStopSignal(c.getImage()) ? ", its image's StopSignal" : ""));
     }
-    notRun(out, who, "startupProbe", c.getStartupProbe());
-    notRun(out, who, "readinessProbe", c.getReadinessProbe());
-    notRun(out, who, "livenessProbe", c.getLivenessProbe());
+    toHost(out, who, "startupProbe", c.getStartupProbe());
+    toHost(out, who, "readinessProbe", c.getReadinessProbe());
+    toHost(out, who, "livenessProbe", c.getLivenessProbe());
     if (c.getResources() != null && c.getResources().getLimits() != null) {
       c.getResources().getLimits().keySet().stream().filter(k -> !"memory".equals(k)).sorted()
           .forEach(k -> out.add(who + "resources.limits." + k + " is not enforced"));
@@ -257,9 +257,12 @@ public final class RunPlan {
     return out;
   }
 
-  private static void notRun(List<String> out, String who, String field, Probe probe) {
-    if (probe != null && probe.getExec() == null && probe.getHttpGet() == null) {
-      out.add(who + field + " is not run here (only exec and httpGet are): it counts as passing");
+  // Every kind of probe runs; one sent to a host of its own would leave the pod, which the node does not do.
+  private static void toHost(List<String> out, String who, String field, Probe probe) {
+    String host = probe == null ? null : probe.getHttpGet() != null ? probe.getHttpGet().getHost()
+        : probe.getTcpSocket() != null ? probe.getTcpSocket().getHost() : null;
+    if (host != null && !host.isEmpty()) {
+      out.add(who + field + " to host " + host + " fails here: the embedded node probes only the pod itself");
     }
   }
 

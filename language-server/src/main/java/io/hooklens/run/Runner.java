@@ -568,6 +568,9 @@ public final class Runner implements AutoCloseable {
       case SIGKILL -> "SIGKILL to " + who.strip() + detail;
       case EXITED -> "container " + who + "exited" + detail;
       case WARNING -> "warning" + detail;
+      case READY -> "container " + who + "Ready";
+      case NOT_READY -> "container " + who + "not Ready";
+      case PROBE_FAILED, PROBE_KILL -> who + detail.substring(2);
       case OUTPUT -> "output of " + who + "read";
     };
   }

@@ -84,8 +84,11 @@ final class StepBuilder {
         + "are not visible from here, and a SIGKILL is inferred from exit code 137");
     for (ContainerPlan c : plan.containers()) {
       PodObserver.Seen seen = observer.container(c.name());
+      // Ready is news only where probes decide it; any other container is Ready once Running.
+      boolean gated = plan.pod().getSpec().getContainers().stream().anyMatch(s -> c.name().equals(s.getName())
+          && (s.getStartupProbe() != null || s.getReadinessProbe() != null));
       containers.add(ContainerResult.seen(c.name(), RunPlan.shell(c.command()), ms(seen.runningNanos),
-          ms(seen.terminatedNanos), seen.exitCode, seen.reason));
+          gated ? ms(seen.readyNanos) : null, ms(seen.terminatedNanos), seen.exitCode, seen.reason));
       if (seen.exitCode != null && seen.exitCode == SIGKILL_EXIT) {
         signals.add(new Signal(c.name(), "SIGKILL", ms(seen.terminatedNanos)));
       }

@@ -8,6 +8,7 @@ import io.hooklens.core.engine.Linter;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.cluster.EmbeddedClusterTest;
 import io.hooklens.run.node.TinyImage;
+import io.hooklens.run.report.ContainerResult;
 import io.hooklens.run.report.HookResult;
 import io.hooklens.run.report.RunReport;
 import io.hooklens.run.report.Step;
@@ -192,6 +193,13 @@ class RunnerTest {
     HookResult preStop = report.steps().get(0).hooks().get(0);
     assertEquals("succeeded", preStop.status(), preStop + "; progress " + progress);
     assertTrue(progress.contains("pod Ready: its probes pass"), progress.toString());
+    // The report says when the probe made it Ready, just before the deletion, and how the probe failed before.
+    Step step = report.steps().get(0);
+    ContainerResult app = step.containers().get(0);
+    assertTrue(app.readyMs() != null && app.readyMs() > app.runningMs() && app.readyMs() <= step.deleteMs(),
+        app + " deleted at " + step.deleteMs());
+    assertTrue(app.probes().stream().anyMatch(p -> ContainerResult.ProbeMark.UNHEALTHY.equals(p.kind())
+        && p.message().startsWith("Readiness probe failed: ")), app.probes().toString());
   }
 
   @Test
@@ -209,7 +217,7 @@ class RunnerTest {
               resources:
                 limits: {cpu: 500m, memory: 64Mi, ephemeral-storage: 1Gi}
               readinessProbe:
-                tcpSocket: {port: 8080}
+                tcpSocket: {port: 8080, host: db.internal}
               lifecycle:
                 stopSignal: SIGQUIT
                 preStop:
@@ -221,7 +229,8 @@ class RunnerTest {
             + "machine's files",
         "container \"app\": lifecycle.stopSignal SIGQUIT is dropped, as an API server without the "
             + "ContainerStopSignals feature gate (alpha, off by default) drops it: it is stopped with SIGTERM",
-        "container \"app\": readinessProbe is not run here (only exec and httpGet are): it counts as passing",
+        "container \"app\": readinessProbe to host db.internal fails here: the embedded node probes only the pod "
+            + "itself",
         "container \"app\": resources.limits.cpu is not enforced",
         "container \"app\": resources.limits.ephemeral-storage is not enforced"), plan(yaml).pods().get(0).notes());
   }

@@ -96,7 +96,7 @@ final class HandlerRunner {
   }
 
   /** Waits for the handler's process, which is killed once the container is gone. */
-  private static void await(Process process, CompletableFuture<?> stopped, boolean group)
+  static void await(Process process, CompletableFuture<?> stopped, boolean group)
       throws InterruptedException {
     try {
       CompletableFuture.anyOf(process.onExit(), stopped).get();
@@ -132,9 +132,7 @@ final class HandlerRunner {
     }
     String host = action.getHost();
     if (host != null && !host.isEmpty()) {
-      // The kubelet sends to httpGet.host from the node; the embedded node sends nothing outside the pod.
-      return Result.failure("httpGet host " + host + " is reached from the node, not the pod; the embedded node "
-          + "sends lifecycle requests only to the pod itself");
+      return Result.failure(fromNode("httpGet", host));
     }
     // As the kubelet, to the pod's IP: a server bound to 127.0.0.1 only is not reached.
     String target = network.ip();
@@ -162,8 +160,14 @@ final class HandlerRunner {
             printed);
   }
 
-  // Named ports are looked up in the same container's ports, as the kubelet does.
-  private static Integer port(IntOrString port, Container container) {
+  /** Why a request to {@code host} is refused: the kubelet sends it from the node, the embedded node into the pod. */
+  static String fromNode(String action, String host) {
+    return action + " host " + host + " is reached from the node, not the pod; the embedded node sends requests "
+        + "and probes only to the pod itself";
+  }
+
+  // Named ports are looked up in the same container's ports, as the kubelet does (probe.ResolveContainerPort).
+  static Integer port(IntOrString port, Container container) {
     if (port == null) {
       return null;
     }

@@ -58,6 +58,7 @@ public final class NodeAgent implements AutoCloseable {
   private final Sandbox sandbox;
   private final Timeline timeline = new Timeline();
   private final HandlerRunner hooks;
+  private final SocketProbes sockets;
   private final EventRecorder events;
   private final ExecutorService executor = Executors.newCachedThreadPool(daemon("hooklens-node"));
   private final ExecutorService watchEvents = Executors.newSingleThreadExecutor(daemon("hooklens-node-watch"));
@@ -75,6 +76,7 @@ public final class NodeAgent implements AutoCloseable {
     this.sandbox = sandbox;
     this.images = Map.copyOf(images);
     this.hooks = new HandlerRunner(sandbox);
+    this.sockets = new SocketProbes(sandbox);
     this.events = new EventRecorder(client, NODE_NAME);
   }
 
@@ -373,6 +375,10 @@ public final class NodeAgent implements AutoCloseable {
 
   HandlerRunner hooks() {
     return hooks;
+  }
+
+  SocketProbes sockets() {
+    return sockets;
   }
 
   EventRecorder events() {

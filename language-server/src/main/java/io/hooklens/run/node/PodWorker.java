@@ -240,9 +240,10 @@ final class PodWorker {
     publish();
     Container spec = slot.spec;
     if (spec.getStartupProbe() != null || spec.getReadinessProbe() != null || spec.getLivenessProbe() != null) {
-      new Prober(slot, agent.hooks(), network, loop, agent.executor(), journal, this::publish, () -> terminating,
-          podGrace(), (grace, message) -> {
+      new Prober(slot, agent.hooks(), agent.sockets(), network, loop, agent.executor(), journal, this::publish,
+          () -> terminating, podGrace(), (grace, message) -> {
             if (!ending()) {
+              journal.mark(slot.name(), Mark.PROBE_KILL, true, message, BoundedOutput.Tail.EMPTY);
               killer.kill(slot, network, grace, "Unhealthy", message);
             }
           }).start();

@@ -3,7 +3,7 @@ package io.hooklens.run.node;
 import io.fabric8.kubernetes.api.model.LifecycleHandler;
 import io.fabric8.kubernetes.api.model.LifecycleHandlerBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
-import io.hooklens.run.kube.BoundedOutput;
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -14,8 +14,9 @@ import java.util.function.BooleanSupplier;
  * every {@code periodSeconds} once {@code initialDelaySeconds} have passed since the container ran; only the startup
  * probe runs until it succeeds, then readiness and liveness. A result counts once it repeats
  * {@code successThreshold} or {@code failureThreshold} times in a row. A failed liveness or startup probe puts its
- * worker on hold and asks for the container to be killed. Probes run on the node's threads; what they decide comes
- * back to the pod's loop.
+ * worker on hold and asks for the container to be killed. exec probes run in the container, httpGet, tcpSocket and
+ * grpc ones from its network namespace to the pod's IP ({@link SocketProbes}). Probes run on the node's threads;
+ * what they decide comes back to the pod's loop.
  */
 final class Prober {
   /** Which probe, as the kubelet's events name it. */
@@ -32,6 +33,7 @@ final class Prober {
   private final ContainerSlot slot;
   private final ContainerSlot.Run run;
   private final HandlerRunner runner;
+  private final SocketProbes sockets;
   private final Sandbox.PodNetwork network;
   private final PodLoop loop;
   private final Executor threads;
@@ -52,11 +54,12 @@ final class Prober {
    * @param deleting whether the pod is being deleted: liveness and startup probes stop then, as the kubelet's do
    * @param podGrace the grace period of a kill for a failed probe that sets none of its own
    */
-  Prober(ContainerSlot slot, HandlerRunner runner, Sandbox.PodNetwork network, PodLoop loop, Executor threads,
-      PodJournal journal, Runnable changed, BooleanSupplier deleting, long podGrace, Kill kill) {
+  Prober(ContainerSlot slot, HandlerRunner runner, SocketProbes sockets, Sandbox.PodNetwork network, PodLoop loop,
+      Executor threads, PodJournal journal, Runnable changed, BooleanSupplier deleting, long podGrace, Kill kill) {
     this.slot = slot;
     this.run = slot.run();
     this.runner = runner;
+    this.sockets = sockets;
     this.network = network;
     this.loop = loop;
     this.threads = threads;
@@ -128,18 +131,28 @@ final class Prober {
       CompletableFuture.supplyAsync(this::runProbe, threads).thenAcceptAsync(this::result, loop);
     }
 
+    // The kubelet's runProbe (pkg/kubelet/prober/prober.go): one action, bounded by timeoutSeconds.
     private HandlerRunner.Result runProbe() {
       long timeout = seconds(probe.getTimeoutSeconds(), 1);
       CompletableFuture<Void> over = new CompletableFuture<>();
       over.completeOnTimeout(null, timeout, TimeUnit.SECONDS);
+      CompletableFuture<Object> stopped = CompletableFuture.anyOf(run.exit(), over);
+      try {
+        if (probe.getTcpSocket() != null) {
+          return sockets.tcp(probe.getTcpSocket(), slot.spec, network, over, stopped);
+        }
+        if (probe.getGrpc() != null) {
+          return sockets.grpc(probe.getGrpc(), network, timeout, over, stopped);
+        }
+      } catch (IOException e) {
+        return HandlerRunner.Result.failure("cannot start probe: " + e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return HandlerRunner.Result.failure("interrupted");
+      }
       LifecycleHandler handler = new LifecycleHandlerBuilder().withExec(probe.getExec())
           .withHttpGet(probe.getHttpGet()).build();
-      if (handler.getExec() == null && handler.getHttpGet() == null) {
-        // tcpSocket and grpc probes are not run here; they count as passing, and the plan says so.
-        return HandlerRunner.Result.ok(BoundedOutput.Tail.EMPTY);
-      }
-      HandlerRunner.Result result = runner.run(handler, slot.spec, network, run.process(), run.env(),
-          CompletableFuture.anyOf(run.exit(), over));
+      HandlerRunner.Result result = runner.run(handler, slot.spec, network, run.process(), run.env(), stopped);
       if (over.isDone() && result.failed()) {
         return HandlerRunner.Result.failure("command timed out after " + timeout + "s");
       }
@@ -174,7 +187,9 @@ final class Prober {
       }
       boolean ok = !result.failed();
       if (!ok) {
-        journal.event(slot.name(), true, "Unhealthy", kind.event + " probe failed: " + result.message());
+        String message = kind.event + " probe failed: " + result.message();
+        journal.event(slot.name(), true, "Unhealthy", message);
+        journal.mark(slot.name(), Timeline.Mark.PROBE_FAILED, true, message, result.output());
       }
       runLength = last != null && last == ok ? runLength + 1 : 1;
       last = ok;
@@ -186,6 +201,9 @@ final class Prober {
         case STARTUP -> {
           if (ok) {
             slot.probedStarted();
+            if (slot.ready()) {
+              journal.mark(slot.name(), Timeline.Mark.READY, "");
+            }
             changed.run();
             tick(periodMillis);
           } else {
@@ -194,6 +212,7 @@ final class Prober {
         }
         case READINESS -> {
           if (slot.probedReady(ok)) {
+            journal.mark(slot.name(), ok ? Timeline.Mark.READY : Timeline.Mark.NOT_READY, "");
             changed.run();
           }
           tick(periodMillis);

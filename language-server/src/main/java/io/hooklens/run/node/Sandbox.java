@@ -73,6 +73,19 @@ final class Sandbox {
       case "$line" in HTTP/*) exit 0;; *) exit 3;; esac
       """;
   /**
+   * Opens a TCP connection, as the kubelet's tcpSocket probe does, and closes it; with {@code relay} says
+   * {@code connected}, then sends its input and prints what comes back until it is killed (a gRPC probe's
+   * connection; the request is written whole, so the writer ends with the input). The writer reads the input as
+   * descriptor 4: a command in the background without job control reads /dev/null otherwise.
+   */
+  private static final String DIAL = """
+      exec 3<>"/dev/tcp/$1/$2" 4<&0 || exit 1
+      [ "$3" = relay ] || exit 0
+      echo connected
+      cat <&4 >&3 &
+      exec cat <&3
+      """;
+  /**
    * Opens bubblewrap's argument file on descriptor 4 ({@code --args 4}) and the seccomp filter, if any, on
    * descriptor 3 ({@code --seccomp 3}), joins a memory cgroup if one is named (its {@code cgroup.procs}), then
    * runs the rest. {@code -p}: bash reads no startup file.
@@ -768,6 +781,14 @@ final class Sandbox {
     List<String> command = new ArrayList<>(network.enter());
     command.addAll(asSandboxUser());
     command.addAll(List.of("bash", "-p", "-c", HTTP_GET, "bash", host, String.valueOf(port), request));
+    return start(command, Map.of(), null);
+  }
+
+  /** A TCP connection from inside the pod's network namespace as the sandbox's user (see {@link #DIAL}). */
+  Process startDial(PodNetwork network, String host, int port, boolean relay) throws IOException {
+    List<String> command = new ArrayList<>(network.enter());
+    command.addAll(asSandboxUser());
+    command.addAll(List.of("bash", "-p", "-c", DIAL, "bash", host, String.valueOf(port), relay ? "relay" : ""));
     return start(command, Map.of(), null);
   }
 

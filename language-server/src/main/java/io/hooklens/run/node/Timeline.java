@@ -19,6 +19,10 @@ public final class Timeline {
     /** The container's stop signal was sent: its name, then the stop timeout, in the detail. */
     STOP_SIGNAL,
     SIGKILL, EXITED, WARNING,
+    /** The container became Ready, or stopped being Ready, as its startup and readiness probes decided. */
+    READY, NOT_READY,
+    /** A probe failed (its Unhealthy event's message), or its failures had the container killed (Killing's). */
+    PROBE_FAILED, PROBE_KILL,
     /**
      * What a container's run printed, once the run that just exited has been read to its end; the detail is the run's
      * restartCount.

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * One timeline chart of a step, as both the terminal and the SVG draw it: the start (0 = pod created, each run of
- * a container a line from its process's start, postStart bars, Running and exit marks) or the termination (0 =
+ * a container a line from its process's start, postStart bars, Running, Ready, probe failure and exit marks) or
+ * the termination (0 =
  * deletion, preStop bars, the grace period, SIGTERM, SIGKILL and exit marks).
  *
  * @param graceMs where the grace period ends, on the termination panel; null on the start panel
@@ -20,8 +21,9 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
   /**
    * A point event.
    *
-   * @param symbol the one-character mark in the terminal: {@code R} Running, {@code T} SIGTERM, {@code K}
-   *     SIGKILL, {@code x} exit, {@code d} deleted by a delete policy, {@code *} a step recorded, not performed
+   * @param symbol the one-character mark in the terminal: {@code R} Running, {@code Y} Ready, {@code N} not Ready,
+   *     {@code !} a probe failed, {@code T} SIGTERM, {@code K} SIGKILL, {@code x} exit, {@code d} deleted by a
+   *     delete policy, {@code *} a step recorded, not performed
    */
   record Mark(long atMs, char symbol, String name) {}
 
@@ -31,10 +33,11 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
   /** A row: a hook's bars (one per run it ran for), or a container's runs and marks. */
   record Row(String label, List<Bar> bars, List<Span> spans, List<Mark> marks, String note) {}
 
-  /** The panels of a step: the start panel only when it has postStart hooks. */
+  /** The panels of a step: the start panel only when it has postStart hooks or probes that decided something. */
   static List<Panel> of(Step step) {
     List<Panel> panels = new ArrayList<>();
-    if (step.hooks().stream().anyMatch(h -> "postStart".equals(h.hook()))) {
+    if (step.hooks().stream().anyMatch(h -> "postStart".equals(h.hook()))
+        || step.containers().stream().anyMatch(c -> !c.probes().isEmpty())) {
       panels.add(start(step));
     }
     if (step.deleteMs() != null) {
@@ -95,12 +98,52 @@ record Panel(String title, long lastMs, Long graceMs, List<Row> rows) {
           marks.add(new Mark(a.exitedMs(), 'x', "exit " + a.exitCode()));
         }
       }
+      // Failures first, so that Ready at the same moment is drawn over them.
+      for (ContainerResult.ProbeMark p : c.probes()) {
+        if (p.atMs() < end && !isReadiness(p)) {
+          marks.add(new Mark(p.atMs(), '!', p.message()));
+        }
+      }
+      for (ContainerResult.ProbeMark p : c.probes()) {
+        if (p.atMs() < end && isReadiness(p)) {
+          boolean ready = ContainerResult.ProbeMark.READY.equals(p.kind());
+          marks.add(new Mark(p.atMs(), ready ? 'Y' : 'N', ready ? "Ready" : "not Ready"));
+        }
+      }
       rows.add(new Row(c.name(), List.of(), spans, marks, startNote(c, end)));
     }
     return new Panel("Start (0 = pod created)", last, null, rows);
   }
 
+  private static boolean isReadiness(ContainerResult.ProbeMark p) {
+    return ContainerResult.ProbeMark.READY.equals(p.kind()) || ContainerResult.ProbeMark.NOT_READY.equals(p.kind());
+  }
+
   private static String startNote(ContainerResult c, long end) {
+    String probes = probeNote(c, end);
+    String note = runNote(c, end);
+    return probes.isEmpty() ? note : note + ", " + probes;
+  }
+
+  /** When probes made the container Ready, and how often they failed before the deletion. */
+  private static String probeNote(ContainerResult c, long end) {
+    long failed = c.probes().stream().filter(p -> p.atMs() < end
+        && ContainerResult.ProbeMark.UNHEALTHY.equals(p.kind())).count();
+    boolean killed = c.probes().stream().anyMatch(p -> p.atMs() < end
+        && ContainerResult.ProbeMark.KILLING.equals(p.kind()));
+    List<String> parts = new ArrayList<>();
+    if (c.readyMs() != null && c.readyMs() < end) {
+      parts.add("Ready at " + Verdicts.seconds(c.readyMs()));
+    } else if (!c.probes().isEmpty()) {
+      parts.add("not Ready");
+    }
+    if (failed > 0) {
+      parts.add(failed + (failed == 1 ? " probe failure" : " probe failures") + (killed ? ", killed by them" : ""));
+    }
+    return String.join(", ", parts);
+  }
+
+  private static String runNote(ContainerResult c, long end) {
     String runs = c.attempts().size() > 1 ? c.attempts().size() + " runs; " : "";
     ContainerResult.Attempt a = c.attempts().isEmpty() ? null : c.attempts().get(c.attempts().size() - 1);
     if (a == null) {

@@ -113,6 +113,11 @@ final class Scale {
           }
         }
       }
+      for (ContainerResult.ProbeMark p : c.probes()) {
+        if (p.atMs() < delete) {
+          last = Math.max(last, p.atMs());
+        }
+      }
     }
     return last;
   }

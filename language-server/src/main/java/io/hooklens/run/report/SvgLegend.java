@@ -48,6 +48,9 @@ final class SvgLegend {
         }
         row.marks().forEach(m -> items.put(String.valueOf(m.symbol()), switch (m.symbol()) {
           case 'R' -> "Running";
+          case 'Y' -> "Ready";
+          case 'N' -> "not Ready";
+          case '!' -> "probe failed";
           case 'T' -> "stop signal";
           case 'K' -> "SIGKILL";
           case 'x' -> "exit";

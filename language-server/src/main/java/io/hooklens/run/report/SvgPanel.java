@@ -93,9 +93,9 @@ final class SvgPanel {
   /** A mark's shape, centred at x and cy, with its name as a tooltip. */
   static void mark(StringBuilder body, double x, int cy, char symbol, String name) {
     String color = switch (symbol) {
-      case 'K' -> SvgTimeline.FAILED;
-      case 'T' -> SvgTimeline.TERM;
-      case 'R' -> SvgTimeline.OK;
+      case 'K', '!' -> SvgTimeline.FAILED;
+      case 'T', 'N' -> SvgTimeline.TERM;
+      case 'R', 'Y' -> SvgTimeline.OK;
       default -> "currentColor";
     };
     if (symbol == 'K') {
@@ -104,6 +104,14 @@ final class SvgPanel {
     } else if (symbol == 'd') {
       body.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"8\" height=\"8\" fill=\"%s\">"
           + "<title>%s</title></rect>%n", x - 4, cy - 4, color, SvgTimeline.escape(name)));
+    } else if (symbol == 'Y' || symbol == 'N') {
+      // Ready a filled circle, not Ready an open one.
+      body.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%d\" r=\"5\" fill=\"%s\" stroke=\"%s\" "
+          + "stroke-width=\"2\"><title>%s</title></circle>%n", x, cy, symbol == 'Y' ? color : "none", color,
+          SvgTimeline.escape(name)));
+    } else if (symbol == '!') {
+      body.append(String.format(Locale.ROOT, "<path d=\"M%.1f %d v7 m0 3 v2\" stroke=\"%s\" stroke-width=\"3\">"
+          + "<title>%s</title></path>%n", x, cy - 6, color, SvgTimeline.escape(name)));
     } else if (symbol == 'x') {
       body.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"none\" stroke=\"%s\" "
           + "stroke-width=\"2\"><title>%s</title></circle>%n", x, cy, color, SvgTimeline.escape(name)));

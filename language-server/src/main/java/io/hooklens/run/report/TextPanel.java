@@ -49,6 +49,15 @@ final class TextPanel {
     if (grace >= 0) {
       lines.add(pad("", label) + " ".repeat(Math.min(grace, bar - 1)) + paint(YELLOW, "╵") + " grace period ends ("
           + "T stop signal, K SIGKILL, x exit)");
+    } else if (panel.rows().stream().anyMatch(r -> r.marks().stream().anyMatch(m -> "YN!".indexOf(m.symbol()) >= 0))) {
+      // Probe marks are new to most readers: the start chart names its marks when it has them.
+      List<String> names = new ArrayList<>();
+      for (String item : List.of("R Running", "Y Ready", "N not Ready", "! probe failed", "x exit")) {
+        if (panel.rows().stream().anyMatch(r -> r.marks().stream().anyMatch(m -> m.symbol() == item.charAt(0)))) {
+          names.add(item);
+        }
+      }
+      lines.add(pad("", label) + "(" + String.join(", ", names) + ")");
     }
     lines.add("");
   }
@@ -79,7 +88,12 @@ final class TextPanel {
     for (Panel.Mark mark : row.marks()) {
       int at = Math.min(bar - 1, column(scale, mark.atMs(), bar));
       cells[at] = mark.symbol();
-      paint[at] = mark.symbol() == 'K' ? RED : mark.symbol() == 'T' ? YELLOW : mark.symbol() == 'R' ? GREEN : null;
+      paint[at] = switch (mark.symbol()) {
+        case 'K', '!' -> RED;
+        case 'T', 'N' -> YELLOW;
+        case 'R', 'Y' -> GREEN;
+        default -> null;
+      };
     }
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < bar; i++) {

@@ -20,6 +20,8 @@ public final class TextReport {
   private static final String RED = TextPanel.RED;
   private static final String YELLOW = TextPanel.YELLOW;
   private static final String BOLD = "\u001b[1m";
+  /** How many of a container's probe marks are listed: a failing probe adds one every period. */
+  private static final int PROBES_SHOWN = 12;
 
   private final int width;
   private final boolean color;
@@ -123,12 +125,34 @@ public final class TextReport {
           output(a.output(), a.outputDroppedBytes(), "      ");
         }
       }
+      probes(c);
       if (!perRun && c.output() != null && !c.output().isBlank()) {
         line("    output:");
         output(c.output(), c.outputDroppedBytes(), "      ");
       }
     }
     line("");
+  }
+
+  /** What the container's probes decided, when: the first ones, then how many more there were. */
+  private void probes(ContainerResult c) {
+    if (c.probes().isEmpty()) {
+      return;
+    }
+    line("    probes:");
+    int kind = c.probes().stream().mapToInt(p -> p.kind().length()).max().orElse(0);
+    for (int i = 0; i < c.probes().size(); i++) {
+      if (i == PROBES_SHOWN && c.probes().size() > PROBES_SHOWN + 1) {
+        line("      … " + (c.probes().size() - i) + " more");
+        break;
+      }
+      ContainerResult.ProbeMark p = c.probes().get(i);
+      String shownKind = p.message().isBlank() ? p.kind() : pad(p.kind(), kind);
+      String what = paint(ContainerResult.ProbeMark.READY.equals(p.kind()) ? GREEN
+          : ContainerResult.ProbeMark.NOT_READY.equals(p.kind()) ? YELLOW : RED, shownKind);
+      line("      at " + pad(Verdicts.seconds(p.atMs()), 8) + " " + what + (p.message().isBlank() ? ""
+          : "  " + shown(p.message().strip())));
+    }
   }
 
   private static String attempt(ContainerResult.Attempt a) {

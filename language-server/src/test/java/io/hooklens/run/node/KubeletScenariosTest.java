@@ -331,6 +331,12 @@ class KubeletScenariosTest {
     assertTrue(pods.events("not-alive").stream().anyMatch(e -> "Killing".equals(e.getReason())
         && "Container app failed liveness probe, will be restarted".equals(e.getMessage())),
         pods.events("not-alive").toString());
+    // The report's timeline has the failures and the kill they caused.
+    List<Timeline.Entry> marks = pods.run.agent.timeline().of(restarted.getMetadata().getNamespace() + "/not-alive");
+    assertTrue(marks.stream().anyMatch(e -> e.mark() == Timeline.Mark.PROBE_FAILED
+        && e.detail().startsWith("Liveness probe failed: ")), marks.toString());
+    assertTrue(marks.stream().anyMatch(e -> e.mark() == Timeline.Mark.PROBE_KILL
+        && e.detail().equals("Container app failed liveness probe, will be restarted")), marks.toString());
     client.pods().withName("not-alive").delete();
   }
 

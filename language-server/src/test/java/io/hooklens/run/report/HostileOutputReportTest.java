@@ -59,8 +59,9 @@ class HostileOutputReportTest {
         + "\" needs 6s", "templates/" + HOSTILE + ".yaml", 12, 5));
     Step step = new Step("pod", "delete", "Pod/web" + HOSTILE, "default" + HOSTILE, "web" + HOSTILE, 2, 1000L, 5000L,
         "node", List.of(new ContainerResult(CONTAINER, "sh -c " + HOSTILE, 10L, 20L, 4000L, 137, "Error" + HOSTILE, 0,
-            List.of(new ContainerResult.Attempt(0, 10L, 20L, 4000L, 137, "Error" + HOSTILE, null, "", 0)), podOutput.text(),
-            podOutput.droppedBytes())),
+            List.of(new ContainerResult.Attempt(0, 10L, 20L, 4000L, 137, "Error" + HOSTILE, null, "", 0)),
+            podOutput.text(),
+            podOutput.droppedBytes(), null, List.of())),
         List.of(new HookResult(CONTAINER, "preStop", "exec sh -c " + HOSTILE, 1100L, 3000L, "cut-off", null,
             hookOutput.text(), hookOutput.droppedBytes(), predicted, 0),
             new HookResult(CONTAINER, "postStart", "exec " + HOSTILE, 15L, 18L, "failed",

@@ -11,10 +11,10 @@ class PanelTest {
   // "app" starts 0.9 s after the pod's creation and runs its postStart beside its entrypoint; "job" runs twice.
   private static Step step() {
     ContainerResult app = new ContainerResult("app", "serve", 900L, 1300L, 5000L, 0, "Completed", 0,
-        List.of(new ContainerResult.Attempt(0, 900L, 1300L, 5000L, 0, "Completed", null, "", 0)), "", 0);
+        List.of(new ContainerResult.Attempt(0, 900L, 1300L, 5000L, 0, "Completed", null, "", 0)), "", 0, null, List.of());
     ContainerResult job = new ContainerResult("job", "exit 3", 1000L, null, 2500L, 3, "Error", 1,
         List.of(new ContainerResult.Attempt(0, 1000L, null, 1100L, 3, "Error", 1200L, "", 0),
-            new ContainerResult.Attempt(1, 2300L, null, 2500L, 3, "Error", null, "", 0)), "", 0);
+            new ContainerResult.Attempt(1, 2300L, null, 2500L, 3, "Error", null, "", 0)), "", 0, null, List.of());
     HookResult postStart = new HookResult("app", "postStart", "exec warm", 950L, 1300L, "succeeded", null, "", 0,
         List.of(), 0);
     return new Step("pod", "delete", "Pod/p", "default", "p", 2, 4000L, 5100L, "node", List.of(app, job),

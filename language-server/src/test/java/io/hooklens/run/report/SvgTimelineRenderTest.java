@@ -65,8 +65,8 @@ class SvgTimelineRenderTest {
       """;
 
   /**
-   * A run with long names, restarts, a cut-off preStop that printed a long line of wide characters, a long verdict
-   * and a rollout whose post hook failed.
+   * A run with long names, restarts, a failed readiness probe before Ready, a cut-off preStop that printed a long
+   * line of wide characters, a long verdict and a rollout whose post hook failed.
    */
   static RunReport report() {
     String resource = "Deployment/payments-gateway-with-a-rather-long-name";
@@ -75,7 +75,10 @@ class SvgTimelineRenderTest {
         printed, 0), new ContainerResult.Attempt(1, 520L, 600L, 6200L, 137, "Error", null, printed, 0));
     Step step = new Step("pod", "delete", resource, "default", "payments-gateway-with-a-rather-long-name-deployment", 3,
         1000L, 6300L, "node", List.of(new ContainerResult("payments-gateway-sidecar", "sh -c 'exit 3'", 50L, 600L,
-        6200L, 137, "Error", 1, runs, printed.repeat(2), 0)),
+        6200L, 137, "Error", 1, runs, printed.repeat(2), 0,
+        900L, List.of(new ContainerResult.ProbeMark(700, ContainerResult.ProbeMark.UNHEALTHY,
+            "Readiness probe failed: dial tcp 10.244.0.1:8080: connect: connection refused"),
+            new ContainerResult.ProbeMark(900, ContainerResult.ProbeMark.READY, "")))),
         List.of(new HookResult("payments-gateway-sidecar", "postStart", "exec true", 60L, 110L, "failed",
             "command 'true' exited with 3", "", 0, List.of(), 0),
             new HookResult("payments-gateway-sidecar", "postStart", "exec true", 530L, 590L, "succeeded", null, "", 0,
