@@ -1,8 +1,9 @@
 package io.hooklens.core.text;
 
 /**
- * How many columns of a terminal text takes once it is {@link Printable}: what lines a caret up under a character
- * of a line that holds CJK text, emoji or combining accents.
+ * How many columns of a terminal or a monospace font text takes once it is {@link Printable}: what lines a caret up
+ * under a character of a line that holds CJK text, emoji or combining accents, and what keeps a report's lines
+ * inside their width.
  */
 public final class TerminalColumns {
   /**
@@ -42,6 +43,26 @@ public final class TerminalColumns {
       return 0;
     }
     return wide(c) ? 2 : 1;
+  }
+
+  /** The columns of {@code text} as shown. */
+  public static int of(String text) {
+    return of(text, 0, text.length());
+  }
+
+  /** The length, in chars, of the longest start of {@code text} that fits in {@code columns}; never splits a pair. */
+  public static int fit(String text, int columns) {
+    int used = 0;
+    int i = 0;
+    while (i < text.length()) {
+      int c = text.codePointAt(i);
+      used += of(c);
+      if (used > columns) {
+        break;
+      }
+      i += Character.charCount(c);
+    }
+    return i;
   }
 
   /** The columns of {@code text.substring(from, to)} as shown. */

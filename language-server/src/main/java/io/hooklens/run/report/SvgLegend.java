@@ -1,6 +1,6 @@
 package io.hooklens.run.report;
 
-import io.hooklens.core.text.Columns;
+import io.hooklens.core.text.TerminalColumns;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +21,7 @@ final class SvgLegend {
     int x = SvgTimeline.MARGIN;
     int y = top + 16;
     for (Map.Entry<String, String> item : items.entrySet()) {
-      int size = SYMBOL + 6 + SvgTimeline.CHAR * Columns.of(item.getValue());
+      int size = SYMBOL + 6 + SvgTimeline.CHAR * TerminalColumns.of(item.getValue());
       if (x > SvgTimeline.MARGIN && x + size > width - SvgTimeline.MARGIN) {
         x = SvgTimeline.MARGIN;
         y += 20;

@@ -1,6 +1,6 @@
 package io.hooklens.run.report;
 
-import io.hooklens.core.text.Columns;
+import io.hooklens.core.text.TerminalColumns;
 import java.util.Locale;
 
 /**
@@ -79,9 +79,9 @@ final class SvgOutput {
 
   /** A line cut to {@code chars} columns, ending in an ellipsis when cut. */
   private static String cut(String line, int chars) {
-    if (Columns.of(line) <= chars) {
+    if (TerminalColumns.of(line) <= chars) {
       return line;
     }
-    return line.substring(0, Columns.fit(line, chars - 1)) + "…";
+    return line.substring(0, TerminalColumns.fit(line, chars - 1)) + "…";
   }
 }

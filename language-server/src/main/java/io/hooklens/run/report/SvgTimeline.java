@@ -1,6 +1,6 @@
 package io.hooklens.run.report;
 
-import io.hooklens.core.text.Columns;
+import io.hooklens.core.text.TerminalColumns;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.text.Xml;
 import java.util.ArrayList;
@@ -65,12 +65,12 @@ public final class SvgTimeline {
 
   /** Where a panel's chart begins: after its longest label. */
   private static int left(Panel panel) {
-    return 2 * MARGIN + CHAR * panel.rows().stream().mapToInt(r -> Columns.of(Printable.line(r.label()))).max().orElse(0);
+    return 2 * MARGIN + CHAR * panel.rows().stream().mapToInt(r -> TerminalColumns.of(Printable.line(r.label()))).max().orElse(0);
   }
 
   /** The note column's width: the longest note's, within bounds. */
   private static int noteWidth(Panel panel) {
-    int longest = CHAR * panel.rows().stream().mapToInt(r -> Columns.of(Printable.line(r.note()))).max().orElse(0);
+    int longest = CHAR * panel.rows().stream().mapToInt(r -> TerminalColumns.of(Printable.line(r.note()))).max().orElse(0);
     return Math.max(MIN_NOTE, Math.min(MAX_NOTE, longest));
   }
 
@@ -134,8 +134,8 @@ public final class SvgTimeline {
     List<String> lines = new ArrayList<>();
     String rest = text;
     String prefix = "";
-    while (Columns.of(prefix) + Columns.of(rest) > chars) {
-      int room = Columns.fit(rest, chars - Columns.of(prefix));
+    while (TerminalColumns.of(prefix) + TerminalColumns.of(rest) > chars) {
+      int room = TerminalColumns.fit(rest, chars - TerminalColumns.of(prefix));
       int cut = rest.lastIndexOf(' ', room);
       if (cut <= 0) {
         cut = Math.max(room, Character.charCount(rest.codePointAt(0)));

@@ -1,6 +1,6 @@
 package io.hooklens.run.report;
 
-import io.hooklens.core.text.Columns;
+import io.hooklens.core.text.TerminalColumns;
 import io.hooklens.core.text.Printable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,7 +37,7 @@ final class TextPanel {
   private void draw(Panel panel, int width) {
     List<Panel.Row> rows = panel.rows().stream().map(r -> new Panel.Row(shown(r.label()), r.bars(), r.spans(),
         r.marks(), shown(r.note()))).toList();
-    int label = 3 + rows.stream().mapToInt(r -> Columns.of(r.label())).max().orElse(0);
+    int label = 3 + rows.stream().mapToInt(r -> TerminalColumns.of(r.label())).max().orElse(0);
     int bar = Math.max(MIN_BAR, width - label - 2 - NOTE_WIDTH);
     Scale scale = Scale.of(panel.lastMs(), bar / TICK_GAP);
     int grace = panel.graceMs() == null ? -1 : column(scale, panel.graceMs(), bar);
@@ -130,7 +130,7 @@ final class TextPanel {
   }
 
   static String pad(String text, int width) {
-    int columns = Columns.of(text);
+    int columns = TerminalColumns.of(text);
     return columns >= width ? text : text + " ".repeat(width - columns);
   }
 }

@@ -3,7 +3,7 @@ package io.hooklens.run.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hooklens.core.text.Columns;
+import io.hooklens.core.text.TerminalColumns;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +14,7 @@ class SvgWrapTest {
     List<String> lines = SvgTimeline.wrap("接続を閉じています".repeat(10), 20, "  ");
     assertTrue(lines.size() >= 9, lines.toString());
     for (String line : lines) {
-      assertTrue(Columns.of(line) <= 20, line + " takes " + Columns.of(line) + " columns");
+      assertTrue(TerminalColumns.of(line) <= 20, line + " takes " + TerminalColumns.of(line) + " columns");
     }
     assertEquals("接続を閉じています".repeat(10), String.join("", lines).replace(" ", ""));
   }
