@@ -225,6 +225,9 @@ public final class Runner implements AutoCloseable {
     List<Step> steps = new ArrayList<>();
     try {
       open();
+      if (agent != null) {
+        agent.writableHostMounts(WritableHostPaths.of(plan.pods()));
+      }
       if (plane != null) {
         validate(plan);
       }
@@ -259,6 +262,9 @@ public final class Runner implements AutoCloseable {
     Sequence sequence;
     try {
       open();
+      if (agent != null) {
+        agent.writableHostMounts(WritableHostPaths.of(plan.doc()));
+      }
       Timeline clock = agent != null ? agent.timeline() : new Timeline();
       long origin = clock.now();
       PodLogs logs = agent != null ? agent.logs() : PodLogs.api(client);

@@ -125,6 +125,44 @@ class ControlPlaneRunTest {
   }
 
   @Test
+  void aHostPathTheManifestMountsWritableIsWritableThoughTheApiServerDropsReadOnlyFalse() throws Exception {
+    Path host = Files.createDirectories(dir.resolve("host"));
+    Path shut = Files.createDirectories(dir.resolve("shut"));
+    RunFixture.openToSandbox(dir, true);
+    Path manifest = dir.resolve("host-path.yaml");
+    Files.writeString(manifest, """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: host-path
+        spec:
+          terminationGracePeriodSeconds: 2
+          volumes:
+            - {name: host, hostPath: {path: %s}}
+            - {name: shut, hostPath: {path: %s}}
+          containers:
+            - name: app
+              image: debian:12
+              command: ["sh", "-c", "echo written > /host/out; echo written > /shut/out; trap 'exit 0' TERM; while true; do sleep 0.1; done"]
+              volumeMounts:
+                - {name: host, mountPath: /host, readOnly: false}
+                - {name: shut, mountPath: /shut}
+              lifecycle:
+                preStop:
+                  exec:
+                    command: ["sh", "-c", "echo drained >> /host/out"]
+        """.formatted(host, shut));
+    RunPlan plan = RunPlan.of(LINTER.parse(manifest.toString(), Files.readString(manifest)), Selection.all());
+    List<String> progress = new CopyOnWriteArrayList<>();
+    try (Runner runner = Runner.envtest(null, Images.NONE, 60, (s, p, what) -> progress.add(what))) {
+      runner.run(plan, List.of());
+    }
+    assertEquals("written\ndrained\n", Files.readString(host.resolve("out")), "readOnly: false in the manifest");
+    assertFalse(Files.exists(shut.resolve("out")), "a hostPath is read-only unless the manifest says otherwise");
+    assertEquals(List.of(), leftovers(progress));
+  }
+
+  @Test
   void aManifestTheApiServerRejectsIsRefusedWithItsMessageBeforeAnythingRuns() throws Exception {
     Path manifest = dir.resolve("rejected.yaml");
     Files.writeString(manifest, """

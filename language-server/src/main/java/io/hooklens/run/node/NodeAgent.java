@@ -23,6 +23,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -65,6 +66,7 @@ public final class NodeAgent implements AutoCloseable {
   private volatile Duration restartBackoff = DEFAULT_RESTART_BACKOFF;
   private Path volumeRoot;
   private final Map<String, PodWorker> workers = new ConcurrentHashMap<>();
+  private volatile Set<HostMount> writableHostMounts = Set.of();
   private final Map<String, Image> images;
   private Peer peer = Peer.NONE;
   private NodeRegistration registration;
@@ -268,6 +270,22 @@ public final class NodeAgent implements AutoCloseable {
    * Sets the first crash-loop back-off before a container is restarted (then doubled per restart, at most
    * five minutes); the kubelet's is {@link #DEFAULT_RESTART_BACKOFF}. A shorter one keeps scenarios short.
    */
+  /** A hostPath mounted at a path in a container. */
+  public record HostMount(String hostPath, String mountPath) {}
+
+  /**
+   * The hostPath mounts the run's manifest makes writable ({@code readOnly: false}), which a real API server does not
+   * pass on; the others are read-only.
+   */
+  public NodeAgent writableHostMounts(Set<HostMount> mounts) {
+    writableHostMounts = Set.copyOf(mounts);
+    return this;
+  }
+
+  Set<HostMount> writableHostMounts() {
+    return writableHostMounts;
+  }
+
   public NodeAgent restartBackoff(Duration initial) {
     restartBackoff = initial;
     return this;

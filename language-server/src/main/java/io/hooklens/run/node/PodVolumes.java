@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 /**
  * The volumes the node gives a pod's containers: an emptyDir is a directory of the pod's own, shared by its
  * containers, kept across restarts and deleted with the pod; a hostPath is bound as given, read-only unless the
- * mount says {@code readOnly: false} in so many words. Other volume types are left out with a warning. Used from
+ * mount says {@code readOnly: false} in so many words (which a real API server drops: the run tells the agent). Other volume types are left out with a warning. Used from
  * the pod's loop only.
  */
 final class PodVolumes {
@@ -39,7 +39,8 @@ final class PodVolumes {
         source = emptyDir(volume.getName());
       } else if (volume != null && volume.getHostPath() != null) {
         source = Path.of(volume.getHostPath().getPath());
-        readOnly = !Boolean.FALSE.equals(mount.getReadOnly());
+        readOnly = !Boolean.FALSE.equals(mount.getReadOnly()) && !agent.writableHostMounts().contains(
+            new NodeAgent.HostMount(volume.getHostPath().getPath(), mount.getMountPath()));
       } else {
         warning.accept("volume " + mount.getName()
             + (volume == null ? " is not a volume of the pod" : " is neither emptyDir nor hostPath")
