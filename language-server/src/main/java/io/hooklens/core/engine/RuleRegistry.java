@@ -3,14 +3,18 @@ package io.hooklens.core.engine;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** The known rules, sorted by id. Refuses duplicate ids, names and aliases at registration. */
 public final class RuleRegistry {
   private final List<RuleDescriptor> rules;
   private final Map<String, RuleDescriptor> byKey = new HashMap<>();
+  /** Ids, names and aliases as written, which name their rule without comparing with every rule. */
+  private final Set<String> exactKeys = new HashSet<>();
 
   public RuleRegistry(List<? extends Rule> rules) {
     List<RuleDescriptor> list = new ArrayList<>();
@@ -28,6 +32,7 @@ public final class RuleRegistry {
   }
 
   private void claim(String key, RuleDescriptor d) {
+    exactKeys.add(key);
     RuleDescriptor old = byKey.put(key.toUpperCase(java.util.Locale.ROOT), d);
     if (old != null) {
       throw new IllegalArgumentException("rule key " + key + " is used by both " + old.rule().getClass().getName()
@@ -46,6 +51,6 @@ public final class RuleRegistry {
 
   /** Whether an id, alias, name or pattern such as {@code HL4xx} names at least one rule. */
   public boolean knows(String pattern) {
-    return rules.stream().anyMatch(d -> d.matches(pattern));
+    return exactKeys.contains(pattern) || rules.stream().anyMatch(d -> d.matches(pattern));
   }
 }
