@@ -30,6 +30,8 @@ final class ManifestFiles {
 
   private static final Pattern YAML_OBJECT_KEY =
       Pattern.compile("^(?:---[ \\t]+)?(?:\\{[ \\t]*)?[\"']?(?:apiVersion|kind)[\"']?[ \\t]*:", Pattern.MULTILINE);
+  /** The characters a line that {@link #YAML_OBJECT_KEY} matches can start with. */
+  private static final String KEY_STARTS = "-{\"'ak";
   private static final Pattern JSON_API_VERSION = Pattern.compile("\"apiVersion\"\\s*:");
   private static final Pattern JSON_KIND = Pattern.compile("\"kind\"\\s*:");
 
@@ -72,7 +74,7 @@ final class ManifestFiles {
     // tenth of reading an edited document. Lines start where the pattern's ^ matches, after any line break.
     Matcher m = YAML_OBJECT_KEY.matcher(text);
     for (int at = 0; at < text.length(); at = nextLine(text, at)) {
-      if (m.region(at, text.length()).lookingAt()) {
+      if (KEY_STARTS.indexOf(text.charAt(at)) >= 0 && m.region(at, text.length()).lookingAt()) {
         return true;
       }
     }

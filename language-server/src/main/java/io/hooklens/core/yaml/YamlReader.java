@@ -43,6 +43,10 @@ public final class YamlReader {
   private static final Pattern INT = Pattern.compile("[-+]?(0|[1-9][0-9_]*)|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?0[0-7_]+");
   private static final Pattern FLOAT = Pattern.compile(
       "[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
+  // Kubernetes reads YAML through go-yaml v2, which still knows the YAML 1.1 booleans.
+  private static final Set<String> BOOLS = Set.of("true", "True", "TRUE", "false", "False", "FALSE",
+      "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N");
+  private static final Set<String> NULLS = Set.of("", "~", "null", "Null", "NULL");
 
   private final Limits limits;
 
@@ -362,17 +366,12 @@ public final class YamlReader {
       }
     }
     String v = e.getValue();
-    // A switch on the string hashes it once, where a set of these words compared it with each of its neighbours.
-    switch (v) {
-      case "", "~", "null", "Null", "NULL" -> {
+    if (mayBeWord(v)) {
+      if (NULLS.contains(v)) {
         return YScalar.Type.NULL;
       }
-      // Kubernetes reads YAML through go-yaml v2, which still knows the YAML 1.1 booleans.
-      case "true", "True", "TRUE", "false", "False", "FALSE", "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON",
-          "off", "Off", "OFF", "y", "Y", "n", "N" -> {
+      if (BOOLS.contains(v)) {
         return YScalar.Type.BOOL;
-      }
-      default -> {
       }
     }
     char c = v.charAt(0);
@@ -386,6 +385,21 @@ public final class YamlReader {
       }
     }
     return YScalar.Type.STRING;
+  }
+
+  /**
+   * Whether a plain scalar may be one of {@link #NULLS} or {@link #BOOLS}: at most five characters, the first one
+   * of theirs. Most keys and values are not, and looking each up in the sets cost a tenth of reading under a fuzzer,
+   * whose hooks compare a missing word with its neighbours in the set.
+   */
+  private static boolean mayBeWord(String v) {
+    if (v.isEmpty()) {
+      return true;
+    }
+    return v.length() <= 5 && switch (v.charAt(0)) {
+      case '~', 'n', 'N', 't', 'T', 'f', 'F', 'y', 'Y', 'o', 'O' -> true;
+      default -> false;
+    };
   }
 
   /** Scalars up to this length are shared; longer ones rarely repeat. */
@@ -569,7 +583,7 @@ public final class YamlReader {
         YNode v = items.get(i + 1);
         YScalar key = k instanceof YScalar s ? s
             : new YScalar(k.range(), "<complex key>", YScalar.Type.STRING, true);
-        if (!key.quoted() && key.value().equals("<<")) {
+        if (!key.quoted() && key.value().length() == 2 && key.value().equals("<<")) {
           if (v instanceof YMap m) {
             merged.add(m);
           } else if (v instanceof YSeq s) {
