@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The table of document-selection cases that the VS Code extension's tests run too. */
@@ -38,5 +40,26 @@ class ManifestSelectionTest {
       }
     }
     assertEquals(List.of(), wrong);
+  }
+
+  /** A YAML text without resources is a manifest when a multi-line search for a top-level key would say so. */
+  @Test
+  void theKeyIsFoundWhereAMultiLineSearchFindsIt() {
+    Pattern key = Pattern.compile("^(?:---[ \\t]+)?(?:\\{[ \\t]*)?[\"']?(?:apiVersion|kind)[\"']?[ \\t]*:",
+        Pattern.MULTILINE);
+    String[] parts = {"kind", "apiVersion", ":", " ", "\t", "---", "{", "\"", "'", "\n", "\r", "\r\n", "\u0085",
+        "\u2028", "\u2029", "x", "- ", "#"};
+    Random random = new Random(11);
+    for (int n = 0; n < 5_000; n++) {
+      StringBuilder sb = new StringBuilder();
+      for (int i = random.nextInt(8); i > 0; i--) {
+        sb.append(parts[random.nextInt(parts.length)]);
+      }
+      String text = sb.toString();
+      HookDocument doc = HookDocument.of("a.yaml", new YamlReader().read(new SourceText(text), false));
+      if (doc.resources().isEmpty()) {
+        assertEquals(key.matcher(text).find(), ManifestFiles.kubernetesLike(doc, false), text);
+      }
+    }
   }
 }

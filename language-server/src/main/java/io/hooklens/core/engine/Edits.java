@@ -26,6 +26,10 @@ public final class Edits {
 
   /** A plain scalar that stays a string: starts with a letter, no indicators, not a YAML 1.1 bool or null. */
   private static final Pattern PLAIN_WORD = Pattern.compile("[A-Za-z][A-Za-z0-9._/-]*");
+  // Compiled once, where String.matches compiled them for every fix.
+  private static final Pattern ITEM_DASHES = Pattern.compile(" *(- +)+");
+  private static final Pattern KEY_DASHES = Pattern.compile(" *(- +)*");
+  private static final Pattern WORD_LIST = Pattern.compile("[A-Za-z][A-Za-z0-9._/-]*(, *[A-Za-z][A-Za-z0-9._/-]*)*");
   private static final Set<String> NOT_STRINGS = Set.of("y", "n", "yes", "no", "true", "false", "on", "off",
       "null");
   private static final String SEPARATORS = ", \t";
@@ -239,7 +243,7 @@ public final class Edits {
       return List.of(new TextEdit(item.range(), String.join(", ", written)));
     }
     String before = prefix(item.range().start());
-    if (!before.matches(" *(- +)+")) {
+    if (!ITEM_DASHES.matcher(before).matches()) {
       return List.of();
     }
     int dash = before.lastIndexOf('-');
@@ -266,7 +270,7 @@ public final class Edits {
       return prefix.isBlank() || sameLine ? List.of(new TextEdit(new Range(at, at), text)) : List.of();
     }
     // A block mapping's first key starts its line, or follows the dashes of the sequence items it is in.
-    if (!prefix.matches(" *(- +)*")) {
+    if (!KEY_DASHES.matcher(prefix).matches()) {
       return List.of();
     }
     return List.of(new TextEdit(new Range(at, at), entry + eol + " ".repeat(at.column())));
@@ -409,7 +413,7 @@ public final class Edits {
 
   /** Words separated by commas and spaces read back as written outside flow collections. */
   private static boolean plainText(String v, boolean inFlow) {
-    return !inFlow && v.matches("[A-Za-z][A-Za-z0-9._/-]*(, *[A-Za-z][A-Za-z0-9._/-]*)*");
+    return !inFlow && WORD_LIST.matcher(v).matches();
   }
 
   /** Whether a one-line single-quoted scalar holds a string as it is: no line breaks, nothing to escape. */

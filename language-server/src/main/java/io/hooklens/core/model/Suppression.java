@@ -29,6 +29,8 @@ public record Suppression(Range range, List<String> ruleIds, String reason, bool
 
   private static final Pattern COMMENT =
       Pattern.compile("(?:^|\\s)#\\s*hooklens:(ignore-file|ignore)\\b[ \\t]*([^\\s#]*)(.*)$");
+  /** A further comment after the reason; compiled once, where String.split compiled it for every comment. */
+  private static final Pattern FURTHER_COMMENT = Pattern.compile("\\s#\\s");
 
   /** Finds suppression comments; cheap when the text mentions none. */
   public static List<Suppression> parse(SourceText source) {
@@ -49,7 +51,7 @@ public record Suppression(Range range, List<String> ruleIds, String reason, bool
       List<String> ids = m.group(2).isEmpty() ? List.of()
           : Arrays.stream(m.group(2).split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
       // A further " # " starts an unrelated comment, not part of the reason.
-      String reason = (" " + m.group(3) + " ").split("\\s#\\s", 2)[0].trim();
+      String reason = FURTHER_COMMENT.split(" " + m.group(3) + " ", 2)[0].trim();
       boolean standalone = text.substring(0, hash).isBlank();
       Range range = Range.of(line, text.codePointCount(0, hash), line, text.codePointCount(0, text.length()));
       found.add(new Suppression(range, ids, reason, m.group(1).equals("ignore-file"), standalone, null));

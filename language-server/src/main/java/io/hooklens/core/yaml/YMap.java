@@ -185,8 +185,11 @@ public final class YMap extends YNode {
 
   /** The index of the last entry written with a key, or -1. */
   private int indexOf(String key) {
+    // Strings keep their hash: comparing hashes first leaves one comparison of text for the key that matches.
+    int hash = key.hashCode();
     for (int i = entryCount() - 1; i >= 0; i--) {
-      if (keyText(i).equals(key)) {
+      String k = keyText(i);
+      if (k.hashCode() == hash && k.equals(key)) {
         return i;
       }
     }

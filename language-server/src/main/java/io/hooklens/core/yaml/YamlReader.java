@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -39,7 +40,6 @@ public final class YamlReader {
     public static final Limits DEFAULT = new Limits(500, 1_000, 5_000_000L);
   }
 
-  private static final Pattern DOC_MARKER = Pattern.compile("(?m)^(---|\\.\\.\\.)(?=[ \\t]|\\r?$)");
   private static final Pattern INT = Pattern.compile("[-+]?(0|[1-9][0-9_]*)|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?0[0-7_]+");
   private static final Pattern FLOAT = Pattern.compile(
       "[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
@@ -182,6 +182,10 @@ public final class YamlReader {
     String[] lines = text.split("\n", -1);
     boolean changed = false;
     for (int n = 0; n < lines.length; n++) {
+      if (lines[n].indexOf('|') < 0 && lines[n].indexOf('>') < 0) {
+        // No block indicator: the pattern cannot match, and trying it costs time quadratic in the line's length.
+        continue;
+      }
       String line = lines[n].endsWith("\r") ? lines[n].substring(0, lines[n].length() - 1) : lines[n];
       Matcher m = BLOCK_HEADER.matcher(line);
       if (!m.matches()) {
@@ -216,12 +220,8 @@ public final class YamlReader {
       // after it, it is the same one break.
       chunk = chunk + "\n";
     }
-    LoadSettings settings = LoadSettings.builder()
-        .setCodePointLimit(Integer.MAX_VALUE)
-        .setBufferSize(bufferSize(source, startLine, end))
-        .setAllowDuplicateKeys(true)
-        .setUseMarks(true)
-        .build();
+    int bufferSize = bufferSize(source, startLine, end);
+    LoadSettings settings = bufferSize == DEFAULT_BUFFER ? DEFAULT_SETTINGS : settings(bufferSize);
     ParserImpl parser = new ParserImpl(settings, new StreamReader(settings, chunk));
     Composer composer = new Composer(startLine, documents.size(), problems);
     try {
@@ -252,9 +252,9 @@ public final class YamlReader {
       int offset = chunk.offsetByCodePoints(0, Math.min(e.getPosition(), chunk.codePointCount(0, chunk.length())));
       Position at = source.positionAt(chunkStart + offset);
       int c = e.getCodePoint();
-      problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), String.format(
-          "the %s U+%04X is not allowed in YAML; write it as an escape in a double-quoted string",
-          Character.isISOControl(c) ? "control character" : "character", c)));
+      problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), "the "
+          + (Character.isISOControl(c) ? "control character" : "character") + " " + codePointName(c)
+          + " is not allowed in YAML; write it as an escape in a double-quoted string"));
       documents.add(new YamlDocument(documents.size(), null, new Range(composer.docStart(), at)));
       return resumeLine(source, text, at.line(), startLine);
     } catch (YamlEngineException e) {
@@ -262,6 +262,12 @@ public final class YamlReader {
       problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, new Range(at, at), e.getMessage()));
       return resumeLine(source, text, at.line(), startLine);
     }
+  }
+
+  /** {@code U+} and at least four upper-case hex digits; String.format took more time than reading the chunk. */
+  static String codePointName(int c) {
+    String hex = Integer.toHexString(c).toUpperCase(Locale.ROOT);
+    return "U+" + "0".repeat(Math.max(0, 4 - hex.length())) + hex;
   }
 
   /**
@@ -284,6 +290,21 @@ public final class YamlReader {
   private static final int DEFAULT_BUFFER = 1024;
 
   /**
+   * Settings are immutable and their builder makes a schema and its resolvers each time, a tenth of reading a small
+   * document, so the usual ones are made once.
+   */
+  private static final LoadSettings DEFAULT_SETTINGS = settings(DEFAULT_BUFFER);
+
+  private static LoadSettings settings(int bufferSize) {
+    return LoadSettings.builder()
+        .setCodePointLimit(Integer.MAX_VALUE)
+        .setBufferSize(bufferSize)
+        .setAllowDuplicateKeys(true)
+        .setUseMarks(true)
+        .build();
+  }
+
+  /**
    * The first document-marker line at or after the error line, and after the line reading started
    * at, so that every restart makes progress; -1 when there is none.
    */
@@ -292,11 +313,10 @@ public final class YamlReader {
     if (from >= source.lineCount()) {
       return -1;
     }
-    var m = DOC_MARKER.matcher(text);
-    if (!m.find(source.lineStart(from))) {
+    int offset = markerFrom(text, source.lineStart(from));
+    if (offset < 0) {
       return -1;
     }
-    int offset = m.start();
     int lo = from;
     int hi = source.lineCount() - 1;
     while (lo < hi) {
@@ -308,6 +328,28 @@ public final class YamlReader {
       }
     }
     return lo;
+  }
+
+  /**
+   * The offset of the first {@code ---} or {@code ...} at or after an offset that starts a line and ends at a
+   * blank or a line break, or -1. Lines start and end at every break a regular expression's {@code ^} and
+   * {@code $} know, {@code \u0085}, {@code \u2028} and {@code \u2029} included, as the pattern this replaces did.
+   */
+  static int markerFrom(String text, int from) {
+    for (int at = from; at + 3 <= text.length(); at++) {
+      char c = text.charAt(at);
+      if ((c == '-' || c == '.') && (at == 0 || lineBreak(text.charAt(at - 1)))
+          && text.charAt(at + 1) == c && text.charAt(at + 2) == c
+          && (at + 3 == text.length() || text.charAt(at + 3) == ' ' || text.charAt(at + 3) == '\t'
+              || lineBreak(text.charAt(at + 3)))) {
+        return at;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean lineBreak(char c) {
+    return c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029';
   }
 
   static YScalar.Type resolve(ScalarEvent e) {
@@ -324,11 +366,13 @@ public final class YamlReader {
       }
     }
     String v = e.getValue();
-    if (NULLS.contains(v)) {
-      return YScalar.Type.NULL;
-    }
-    if (BOOLS.contains(v)) {
-      return YScalar.Type.BOOL;
+    if (mayBeWord(v)) {
+      if (NULLS.contains(v)) {
+        return YScalar.Type.NULL;
+      }
+      if (BOOLS.contains(v)) {
+        return YScalar.Type.BOOL;
+      }
     }
     char c = v.charAt(0);
     // Only these can start a number; the regular expressions are too slow to try on every word.
@@ -341,6 +385,21 @@ public final class YamlReader {
       }
     }
     return YScalar.Type.STRING;
+  }
+
+  /**
+   * Whether a plain scalar may be one of {@link #NULLS} or {@link #BOOLS}: at most five characters, the first one
+   * of theirs. Most keys and values are not, and looking each up in the sets cost a tenth of reading under a fuzzer,
+   * whose hooks compare a missing word with its neighbours in the set.
+   */
+  private static boolean mayBeWord(String v) {
+    if (v.isEmpty()) {
+      return true;
+    }
+    return v.length() <= 5 && switch (v.charAt(0)) {
+      case '~', 'n', 'N', 't', 'T', 'f', 'F', 'y', 'Y', 'o', 'O' -> true;
+      default -> false;
+    };
   }
 
   /** Scalars up to this length are shared; longer ones rarely repeat. */
@@ -501,8 +560,10 @@ public final class YamlReader {
     }
 
     private static boolean containsKey(List<YNode> keysAndValues, String key) {
+      int hash = key.hashCode();
       for (int i = 0; i < keysAndValues.size(); i += 2) {
-        if (((YScalar) keysAndValues.get(i)).value().equals(key)) {
+        String k = ((YScalar) keysAndValues.get(i)).value();
+        if (k.hashCode() == hash && k.equals(key)) {
           return true;
         }
       }
@@ -522,7 +583,7 @@ public final class YamlReader {
         YNode v = items.get(i + 1);
         YScalar key = k instanceof YScalar s ? s
             : new YScalar(k.range(), "<complex key>", YScalar.Type.STRING, true);
-        if (!key.quoted() && key.value().equals("<<")) {
+        if (!key.quoted() && key.value().length() == 2 && key.value().equals("<<")) {
           if (v instanceof YMap m) {
             merged.add(m);
           } else if (v instanceof YSeq s) {

@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
 public final class LifecycleExecArgvWithSpaces implements Rule {
   /** Quotes, operators, redirections, substitutions and variables: splitting on spaces is not enough. */
   private static final Pattern NEEDS_SHELL = Pattern.compile("[\"'`$|;&<>*]");
+  /** Compiled once: {@code String.matches} compiles its pattern on every call. */
+  private static final Pattern HAS_BLANK = Pattern.compile("(?s).*\\s.*");
 
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
@@ -40,7 +42,7 @@ public final class LifecycleExecArgvWithSpaces implements Rule {
       }
       YScalar program = cmd.items().get(0);
       String line = program.value().trim();
-      if (program.isTemplated() || !line.matches("(?s).*\\s.*")) {
+      if (program.isTemplated() || !HAS_BLANK.matcher(line).matches()) {
         continue;
       }
       List<String> rest = cmd.argv().subList(1, cmd.items().size());

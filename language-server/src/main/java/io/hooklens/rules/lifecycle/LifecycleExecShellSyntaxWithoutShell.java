@@ -72,6 +72,11 @@ public final class LifecycleExecShellSyntaxWithoutShell implements Rule {
       "grep", "egrep", "fgrep", "rg", "perl", "ruby", "node", "nodejs", "php", "lua", "psql", "mysql", "mariadb",
       "sqlite3", "mongo", "mongosh", "cqlsh", "nginx");
   private static final Pattern PYTHON = Pattern.compile("python[0-9.]*");
+  // Compiled once: String.matches and split compile their pattern on every call, a rule's main cost on many hooks.
+  private static final Pattern HAS_BLANK = Pattern.compile("(?s).*\\s.*");
+  private static final Pattern FIND_EXEC = Pattern.compile("-(exec|execdir|ok|okdir)");
+  private static final Pattern BLANKS = Pattern.compile("\\s+");
+  private static final Pattern ONE_LINE_WITH_BLANK = Pattern.compile(".*\\s.*");
 
   /** File utilities for which an unexpanded glob in an absolute path is clearly a mistake. */
   private static final Set<String> FILE_TOOLS = Set.of("rm", "cp", "mv", "ls", "cat", "chmod", "chown", "touch",
@@ -90,7 +95,7 @@ public final class LifecycleExecShellSyntaxWithoutShell implements Rule {
       String program = cmd.program();
       List<YScalar> items = cmd.items();
       // A program name with spaces is HL117's finding; otherwise it is checked like the arguments.
-      int first = items.get(0).value().trim().matches("(?s).*\\s.*") ? 1 : 0;
+      int first = HAS_BLANK.matcher(items.get(0).value().trim()).matches() ? 1 : 0;
       for (int i = first; i < items.size(); i++) {
         YScalar arg = items.get(i);
         if (arg.isTemplated()) {
@@ -120,7 +125,7 @@ public final class LifecycleExecShellSyntaxWithoutShell implements Rule {
     if (OPERATORS.contains(trimmed)) {
       // find takes a literal ";" to end -exec, and expr and test take operators as arguments.
       boolean findEnd = trimmed.equals(";")
-          && preceding.stream().anyMatch(s -> s.value().matches("-(exec|execdir|ok|okdir)"));
+          && preceding.stream().anyMatch(s -> FIND_EXEC.matcher(s.value()).matches());
       return findEnd || OPERATOR_ARGS.contains(program) ? null : new Token("literal", trimmed, "the operator");
     }
     if (OWN_LANGUAGE.contains(program) || PYTHON.matcher(program).matches()) {
@@ -132,7 +137,7 @@ public final class LifecycleExecShellSyntaxWithoutShell implements Rule {
       return v.group(1).startsWith("$(") ? new Token("k8sRef", v.group(1), "the reference")
           : new Token("literal", v.group(1), "the variable");
     }
-    for (String word : trimmed.split("\\s+")) {
+    for (String word : BLANKS.split(trimmed)) {
       if (WORD_OPERATORS.contains(word)) {
         return new Token("literal", word, "the operator");
       }
@@ -159,7 +164,7 @@ public final class LifecycleExecShellSyntaxWithoutShell implements Rule {
       }
     }
     if (FILE_TOOLS.contains(program) && trimmed.startsWith("/") && trimmed.contains("*")
-        && !trimmed.matches(".*\\s.*")) {
+        && !ONE_LINE_WITH_BLANK.matcher(trimmed).matches()) {
       return new Token("glob", trimmed, "the glob");
     }
     return null;

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class YamlReaderTest {
@@ -135,5 +139,39 @@ class YamlReaderTest {
     assertEquals("", data.string("script"));
     assertEquals("ConfigMap", f.documents().get(0).root().asMap().string("kind"));
     assertEquals(3, f.documents().get(0).root().asMap().entry("kind").key().range().start().line());
+  }
+
+  /** The scan for a document marker finds what a multi-line pattern finds, at every line break Java knows. */
+  @Test
+  void markerScanAgreesWithThePattern() {
+    Pattern marker = Pattern.compile("(?m)^(---|\\.\\.\\.)(?=[ \\t]|\\r?$)");
+    char[] alphabet = {'-', '-', '-', '.', '.', ' ', '\t', '\n', '\r', '\u0085', '\u2028', '\u2029', 'a', '#'};
+    Random random = new Random(7);
+    for (int n = 0; n < 20_000; n++) {
+      char[] chars = new char[random.nextInt(12)];
+      for (int i = 0; i < chars.length; i++) {
+        chars[i] = alphabet[random.nextInt(alphabet.length)];
+      }
+      String text = new String(chars);
+      for (int from = 0; from <= text.length(); from++) {
+        Matcher m = marker.matcher(text);
+        int start = from;
+        int expected = m.find(start) ? m.start() : -1;
+        assertEquals(expected, YamlReader.markerFrom(text, start), () -> "from " + start + " in " + escape(text));
+      }
+    }
+  }
+
+  @Test
+  void codePointsAreNamedAsUnicodeWritesThem() {
+    for (int c : new int[] {0, 0x1B, 0x7F, 0x85, 0xFFFE, 0x1F680, 0x10FFFF}) {
+      assertEquals(String.format(Locale.ROOT, "U+%04X", c), YamlReader.codePointName(c));
+    }
+  }
+
+  private static String escape(String text) {
+    StringBuilder sb = new StringBuilder();
+    text.chars().forEach(c -> sb.append(c < 0x20 || c > 0x7E ? String.format("\\u%04x", c) : String.valueOf((char) c)));
+    return sb.toString();
   }
 }
