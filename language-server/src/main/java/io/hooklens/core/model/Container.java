@@ -1,6 +1,7 @@
 package io.hooklens.core.model;
 
 import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YScalar;
 
 /**
  * A container of a pod spec, with the list it belongs to.
@@ -30,6 +31,19 @@ public record Container(YMap node, PodSpec pod, Kind kind, int index, String nam
   /** An init container with {@code restartPolicy: Always}, which Kubernetes runs as a sidecar. */
   public boolean isSidecar() {
     return kind == Kind.INIT && "Always".equals(node.string("restartPolicy"));
+  }
+
+  /**
+   * Whether the API may accept a {@code lifecycle} here: a regular container or a sidecar, or an init container
+   * whose {@code restartPolicy} a template writes. Elsewhere (a plain init container, an ephemeral container) the
+   * API rejects it, which HL118 and HL119 say, and nothing is derived from its hooks.
+   */
+  public boolean mayHaveLifecycle() {
+    if (kind == Kind.REGULAR || isSidecar()) {
+      return true;
+    }
+    YScalar restartPolicy = node.scalar("restartPolicy");
+    return kind == Kind.INIT && (restartPolicy != null ? restartPolicy.isTemplated() : hidesContent);
   }
 
   public String displayName() {

@@ -169,7 +169,7 @@ final class ResourceIndex {
           Container c = new Container(cm, pod, kind, i, text(cm, "name"), parsed.hidesContent(cm.range()));
           containers.add(c);
           YMap lifecycle = c.lifecycle();
-          if (lifecycle != null) {
+          if (lifecycle != null && c.mayHaveLifecycle()) {
             for (Hook hook : Hook.values()) {
               YMap.Entry e = lifecycle.entry(hook.field());
               if (e != null && !(e.value() instanceof YScalar s && s.type() == YScalar.Type.NULL)) {

@@ -41,7 +41,7 @@ public final class LifecycleStopSignal implements Rule {
   public void check(HookDocument doc, RuleContext ctx) {
     Version target = ctx.targets().kubernetes();
     for (Container c : doc.containers()) {
-      YMap lifecycle = c.lifecycle();
+      YMap lifecycle = c.mayHaveLifecycle() ? c.lifecycle() : null;
       YMap.Entry entry = lifecycle == null ? null : lifecycle.entry("stopSignal");
       if (entry == null || !(entry.value() instanceof YScalar value) || value.type() == YScalar.Type.NULL) {
         continue;
