@@ -239,7 +239,10 @@ class ControlPlaneRunTest {
 
   /** {@code hooklens run --cluster envtest} on overrun.yaml in a JVM of its own, once its output has {@code seen}. */
   private static Process startCli(Path tmp, Path log, String seen) throws IOException, InterruptedException {
-    Process cli = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    // A shell starting a build in the background ignores SIGINT for it, and a JVM keeps an ignored SIGINT ignored:
+    // the CLI gets the default back, as a terminal gives it.
+    Process cli = new ProcessBuilder("env", "--default-signal=INT",
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Djava.io.tmpdir=" + tmp, "-cp", System.getProperty("java.class.path"), "io.hooklens.cli.Main", "run",
         "--yes", "--cluster", "envtest", Path.of("..", "examples", "overrun.yaml").toString())
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
