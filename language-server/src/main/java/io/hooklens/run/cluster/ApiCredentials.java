@@ -262,9 +262,8 @@ final class ApiCredentials {
    * only do the first handshake's work earlier.
    */
   KubernetesClient client(String url, String namespace) {
-    // A local API on two busy cores has been seen to take over 10 s for one request; a run then should wait, not fail.
     Config config = new ConfigBuilder(Config.empty()).withMasterUrl(url).withNamespace(namespace)
-        .withCaCertData(caData()).withOauthToken(token).withHttp2Disable(true).withRequestTimeout(30_000).build();
+        .withCaCertData(caData()).withOauthToken(token).withHttp2Disable(true).withRequestTimeout(10_000).build();
     VertxHttpClientFactory http = new VertxHttpClientFactory();
     http.setTlsWarmup(TlsWarmup.OFF);
     return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http)
