@@ -20,9 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -60,26 +60,18 @@ class ControlPlaneRunTest {
   @Test
   void overrunGivesTheEmbeddedVerdictsOnAPodTheRealApiServerDefaultedAndLeavesNothing() throws Exception {
     List<String> progress = new CopyOnWriteArrayList<>();
-    String pod;
+    PodBeforeDeletion pod = new PodBeforeDeletion("overrun-deployment", progress);
     RunReport report;
     RunPlan overrun = plan("overrun.yaml");
-    try (Runner runner = Runner.envtest(null, Images.NONE, 60, (s, p, what) -> progress.add(what))) {
-      CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> {
-        try {
-          return runner.run(overrun, List.of());
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      });
-      pod = podWhileItRuns(runner, run, "overrun-deployment");
-      report = run.get(120, TimeUnit.SECONDS);
+    try (Runner runner = pod.runner()) {
+      report = runner.run(overrun, List.of());
     }
     assertEquals("envtest", report.target());
     // Defaults only a real API server fills in, and the real scheduler's binding to the registered node.
     for (String defaulted : List.of("\"dnsPolicy\": \"ClusterFirst\"", "\"schedulerName\": \"default-scheduler\"",
         "\"terminationMessagePath\": \"/dev/termination-log\"", "\"tolerationSeconds\": 300",
         "\"nodeName\": \"hooklens-node\"", "\"enableServiceLinks\": true")) {
-      assertTrue(pod.contains(defaulted), defaulted + " in " + pod);
+      assertTrue(pod.json().contains(defaulted), defaulted + " in " + pod.json());
     }
     RunReport embedded;
     try (Runner runner = Runner.embedded(Images.NONE, 60, (s, p, what) -> { })) {
@@ -109,18 +101,11 @@ class ControlPlaneRunTest {
         """);
     RunPlan plan = RunPlan.of(LINTER.parse(manifest.toString(), Files.readString(manifest)), Selection.all());
     List<String> progress = new CopyOnWriteArrayList<>();
-    try (Runner runner = Runner.envtest(null, Images.NONE, 60, (s, p, what) -> progress.add(what))) {
-      CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> {
-        try {
-          return runner.run(plan, List.of());
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-      });
-      String pod = podWhileItRuns(runner, run, "default-grace");
-      assertTrue(pod.contains("\"terminationGracePeriodSeconds\": 30"), pod);
-      assertTrue(run.get(120, TimeUnit.SECONDS).succeeded());
+    PodBeforeDeletion pod = new PodBeforeDeletion("default-grace", progress);
+    try (Runner runner = pod.runner()) {
+      assertTrue(runner.run(plan, List.of()).succeeded());
     }
+    assertTrue(pod.json().contains("\"terminationGracePeriodSeconds\": 30"), pod.json());
     assertEquals(List.of(), leftovers(progress));
   }
 
@@ -258,20 +243,40 @@ class ControlPlaneRunTest {
     return cli;
   }
 
-  /** The pod as the API server stores it, read with kubectl while the run runs. */
-  private static String podWhileItRuns(Runner runner, CompletableFuture<RunReport> run, String name)
-      throws Exception {
-    long deadline = System.currentTimeMillis() + 120_000;
-    while (System.currentTimeMillis() < deadline && !run.isDone()) {
-      if (runner.kubeconfig().isPresent()) {
-        String pods = EmbeddedClusterTest.kubectl(runner.kubeconfig().get(), "get", "pods", "-o", "name");
-        if (pods.contains("pod/" + name)) {
-          return EmbeddedClusterTest.kubectl(runner.kubeconfig().get(), "get", "pod", name, "-o", "json");
-        }
-      }
-      Thread.sleep(50);
+  /**
+   * A run on a control plane whose progress, when the runner is about to delete {@code name} (its containers
+   * started, so it is bound), reads the pod as the API server stores it with kubectl; the run waits meanwhile.
+   */
+  private static final class PodBeforeDeletion {
+    private final String name;
+    private final List<String> progress;
+    private final AtomicReference<Runner> runner = new AtomicReference<>();
+    private volatile String json;
+
+    PodBeforeDeletion(String name, List<String> progress) {
+      this.name = name;
+      this.progress = progress;
     }
-    throw new AssertionError("pod " + name + " never seen; the run ended: " + run.isDone());
+
+    Runner runner() {
+      runner.set(Runner.envtest(null, Images.NONE, 60, (s, p, what) -> {
+        progress.add(what);
+        if (p.equals(name) && what.startsWith("deleting") && json == null) {
+          try {
+            json = EmbeddedClusterTest.kubectl(runner.get().kubeconfig().orElseThrow(), "get", "pod", name, "-o",
+                "json");
+          } catch (IOException | InterruptedException e) {
+            json = "kubectl failed: " + e;
+          }
+        }
+      }));
+      return runner.get();
+    }
+
+    String json() {
+      assertTrue(json != null, "the runner never deleted pod " + name + ": " + progress);
+      return json;
+    }
   }
 
   private static List<String> verdicts(RunReport report) {

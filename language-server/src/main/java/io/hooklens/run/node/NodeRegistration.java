@@ -41,6 +41,7 @@ final class NodeRegistration implements AutoCloseable {
   private static final int LEASE_SECONDS = 40;
   private static final long RENEW_SECONDS = 10;
   private static final int MAX_PODS = 110;
+  private static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
   private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
       .withZone(ZoneOffset.UTC);
 
@@ -69,6 +70,7 @@ final class NodeRegistration implements AutoCloseable {
     // kubelet's status manager does, so that no server version's create strategy can drop it.
     client.nodes().withName(name).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
         Serialization.asJson(Map.of("status", registration.status())));
+    registration.liftNotReadyTaint();
     registration.createLease(created);
     registration.renewals.scheduleWithFixedDelay(registration::renew, RENEW_SECONDS, RENEW_SECONDS, TimeUnit.SECONDS);
     return registration;
@@ -107,6 +109,21 @@ final class NodeRegistration implements AutoCloseable {
       case "aarch64" -> "arm64";
       default -> arch;
     };
+  }
+
+  /**
+   * The API server's NodeTaint admission gives every new Node {@code node.kubernetes.io/not-ready:NoSchedule}; the
+   * node-lifecycle controller lifts it once it sees Ready, seconds later, by when the scheduler has marked the
+   * run's first pod Unschedulable and backed off. This Node is Ready from its first status, so the taint goes now,
+   * as the controller would lift it.
+   */
+  private void liftNotReadyTaint() {
+    client.nodes().withName(name).edit(node -> {
+      if (node.getSpec().getTaints() != null) {
+        node.getSpec().getTaints().removeIf(taint -> NOT_READY_TAINT.equals(taint.getKey()));
+      }
+      return node;
+    });
   }
 
   private void createLease(Node node) {
