@@ -13,6 +13,7 @@ import io.hooklens.run.kube.BoundedOutput;
 import io.hooklens.run.kube.EventRecorder;
 import io.hooklens.run.kube.PodLogs;
 import io.hooklens.run.node.Timeline.Mark;
+import io.hooklens.run.process.Reaper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -159,8 +160,16 @@ public final class NodeAgent implements AutoCloseable {
     return agent;
   }
 
-  /** The environment value that marks this JVM's node processes: {@code <jvm pid>-<agent number>}. */
+  /**
+   * The environment value that marks this JVM's node processes: {@code <jvm pid>-<agent number>}; whatever carries
+   * it once the JVM has ended is killed.
+   */
   private static String newMarker() {
+    try {
+      Reaper.watch(Sandbox.MARKER, markerPrefix());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the watcher that ends the run's processes with this JVM", e);
+    }
     return markerPrefix() + INSTANCES.incrementAndGet();
   }
 

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.NodeStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -118,12 +119,25 @@ final class NodeRegistration implements AutoCloseable {
    * as the controller would lift it.
    */
   private void liftNotReadyTaint() {
-    client.nodes().withName(name).edit(node -> {
-      if (node.getSpec().getTaints() != null) {
-        node.getSpec().getTaints().removeIf(taint -> NOT_READY_TAINT.equals(taint.getKey()));
+    // The controller may lift it meanwhile: each try patches the version it read, and reads again on a conflict.
+    for (int attempt = 0; ; attempt++) {
+      Node node = client.nodes().withName(name).get();
+      List<Taint> taints = node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
+      List<Taint> kept = taints.stream().filter(taint -> !NOT_READY_TAINT.equals(taint.getKey())).toList();
+      if (kept.size() == taints.size()) {
+        return;
       }
-      return node;
-    });
+      try {
+        client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of(
+            "metadata", Map.of("resourceVersion", node.getMetadata().getResourceVersion()),
+            "spec", Map.of("taints", kept))));
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt >= 10) {
+          throw e;
+        }
+      }
+    }
   }
 
   private void createLease(Node node) {
