@@ -74,6 +74,7 @@ import io.hooklens.rules.openshift.DcHookEmptyCommand;
 import io.hooklens.rules.openshift.DcHookFailurePolicyInvalid;
 import io.hooklens.rules.openshift.DcHookMissingFailurePolicy;
 import io.hooklens.rules.openshift.DcHookNoAction;
+import io.hooklens.rules.openshift.DcHookUnknownField;
 import io.hooklens.rules.openshift.DcHookPodMissingContext;
 import io.hooklens.rules.openshift.DcHookVolumeUnknown;
 import io.hooklens.rules.openshift.DcHooksInInactiveParams;
@@ -159,6 +160,7 @@ public final class BuiltInRules {
         new DcHookBothActions(),
         new DcHookNoAction(),
         new DcHookEmptyCommand(),
+        new DcHookUnknownField(),
         new DcHookContainerNameMissing(),
         new DcExecNewPodContainerUnknown(),
         new DcTagImagesContainerUnknown(),

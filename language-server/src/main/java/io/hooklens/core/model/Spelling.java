@@ -33,6 +33,14 @@ public final class Spelling {
     return out;
   }
 
+  /**
+   * The field names {@code name} may be a typo of. Short names allow one edit, longer ones two, so that "exce"
+   * finds "exec" but "foo" finds nothing.
+   */
+  public static List<String> nearestField(String name, List<String> fields) {
+    return nearest(name, fields, name.length() <= 4 ? 1 : 2);
+  }
+
   /** Optimal string alignment distance: edits, with a swap of adjacent letters counting as one. */
   public static int distance(String a, String b) {
     int[][] d = new int[a.length() + 1][b.length() + 1];
