@@ -30,6 +30,7 @@ import io.hooklens.rules.helm.HelmHookShadowsReleaseResource;
 import io.hooklens.rules.helm.HelmHookTestFailure;
 import io.hooklens.rules.helm.HelmHookTestMixed;
 import io.hooklens.rules.helm.HelmHookTestSuccessDeprecated;
+import io.hooklens.rules.helm.HelmHookUnknownField;
 import io.hooklens.rules.helm.HelmHookUnknownEvent;
 import io.hooklens.rules.helm.HelmHookWeightNotInteger;
 import io.hooklens.rules.helm.HelmResourcePolicyUnknown;
@@ -144,6 +145,7 @@ public final class BuiltInRules {
         new HelmHookAnnotationWithoutHook(),
         new HelmAnnotationKeyTypo(),
         new HelmHookJobRestartPolicy(),
+        new HelmHookUnknownField(),
         new HelmHookPodNeverCompletes(),
         new HelmHookOutputLogPolicyIgnored(),
         new HelmHookKeepIgnored(),

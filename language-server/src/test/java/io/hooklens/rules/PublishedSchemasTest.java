@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -20,7 +18,6 @@ import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YamlReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -149,7 +146,7 @@ class PublishedSchemasTest {
       if (OPENSHIFT_TYPES.contains(type)) {
         return;
       }
-      Set<String> api = new TreeSet<>(apiFields(type));
+      Set<String> api = new TreeSet<>(ApiModel.fields(ApiModel.coreType(type)));
       api.addAll(NEWER_THAN_MODEL.getOrDefault(type, Set.of()));
       Set<String> written = new TreeSet<>(SchemaCheck.properties(object));
       Set<String> missing = new TreeSet<>(api);
@@ -168,25 +165,6 @@ class PublishedSchemasTest {
       }
     });
     return out;
-  }
-
-  /** The JSON names fabric8's model class of a Kubernetes core type reads and writes. */
-  private static List<String> apiFields(String type) {
-    Class<?> model;
-    try {
-      model = Class.forName("io.fabric8.kubernetes.api.model." + type);
-    } catch (ClassNotFoundException e) {
-      throw new AssertionError(type + " is not a type of fabric8's Kubernetes model", e);
-    }
-    List<String> names = new ArrayList<>();
-    for (Field f : model.getDeclaredFields()) {
-      JsonProperty p = f.getAnnotation(JsonProperty.class);
-      if (p != null && f.getAnnotation(JsonIgnore.class) == null) {
-        names.add(p.value());
-      }
-    }
-    assertFalse(names.isEmpty(), type + " has no Jackson properties");
-    return names;
   }
 
   @Test

@@ -125,6 +125,15 @@ public final class SchemaCheck {
     return document.at(ref.asText().substring(1));
   }
 
+  /** A violation's path as Kubernetes' messages write it: {@code spec.containers[0].lifecycle}. */
+  public static String describe(List<Object> path) {
+    StringBuilder sb = new StringBuilder();
+    for (Object step : path) {
+      sb.append(step instanceof Integer i ? "[" + i + "]" : (sb.length() == 0 ? "" : ".") + step);
+    }
+    return sb.toString();
+  }
+
   /** The property names a schema object declares, in its order. */
   public static List<String> properties(JsonNode schemaObject) {
     List<String> out = new ArrayList<>();

@@ -262,15 +262,7 @@ public final class LifecycleFieldType implements Rule {
     if (path.size() == 1) {
       return String.valueOf(path.get(0));
     }
-    StringBuilder sb = new StringBuilder();
-    for (Object step : path.subList(1, path.size())) {
-      if (step instanceof Integer i) {
-        sb.append('[').append(i).append(']');
-      } else {
-        sb.append(sb.length() > 0 ? "." : "").append(step);
-      }
-    }
-    return sb.toString();
+    return SchemaCheck.describe(path.subList(1, path.size()));
   }
 
   private static List<String> nonNull(List<String> types) {

@@ -69,7 +69,8 @@ public final class DcHookUnknownField implements Rule {
       if (e.key().isTemplated()) {
         continue;
       }
-      String where = "spec.strategy." + h.params() + "." + h.phase().key() + path(v.path());
+      String where = "spec.strategy." + h.params() + "." + h.phase().key()
+          + (v.path().isEmpty() ? "" : "." + SchemaCheck.describe(v.path()));
       if (v.property().equals("args") && v.path().equals(List.of("execNewPod"))) {
         String script = shellWithoutScript(map.get("command"));
         if (script != null) {
@@ -105,13 +106,5 @@ public final class DcHookUnknownField implements Rule {
     String program = first.substring(first.lastIndexOf('/') + 1);
     boolean endsInC = ((YScalar) seq.get(seq.size() - 1)).value().equals("-c");
     return SHELLS.contains(program) && endsInC ? line.toString() : null;
-  }
-
-  private static String path(List<Object> steps) {
-    StringBuilder sb = new StringBuilder();
-    for (Object step : steps) {
-      sb.append(step instanceof Integer i ? "[" + i + "]" : "." + step);
-    }
-    return sb.toString();
   }
 }
