@@ -134,6 +134,21 @@ public final class SchemaCheck {
     return sb.toString();
   }
 
+  /**
+   * The properties of {@code schemaObject} whose own object (or list item) declares {@code name}: where a field
+   * written one level too high belongs.
+   */
+  public List<String> childrenDeclaring(JsonNode schemaObject, String name) {
+    List<String> out = new ArrayList<>();
+    for (String p : properties(schemaObject)) {
+      JsonNode child = resolve(schemaObject.path("properties").path(p));
+      if (child.path("properties").has(name) || resolve(child.path("items")).path("properties").has(name)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
   /** The property names a schema object declares, in its order. */
   public static List<String> properties(JsonNode schemaObject) {
     List<String> out = new ArrayList<>();

@@ -23,6 +23,8 @@ import java.util.List;
             + HelmHookUnknownField.FATE + "."),
         @Message(id = "unknown", text = "Unknown field \"{0}\" in {1} of hook {2}, which takes {3}: "
             + HelmHookUnknownField.FATE + "."),
+        @Message(id = "levelUp", text = "Unknown field \"{0}\" in {1} of hook {2}: it belongs one level down, in {3};"
+            + " " + HelmHookUnknownField.FATE + "."),
         @Message(id = "unknownMany", text = "Unknown field \"{0}\" in {1} of hook {2}: "
             + HelmHookUnknownField.FATE + ".")
     })
@@ -68,7 +70,12 @@ public final class HelmHookUnknownField implements Rule {
     List<String> known = SchemaCheck.properties(v.schema());
     List<String> near = Spelling.nearestField(v.property(), known);
     String hook = h.resource().displayName();
-    if (near.isEmpty() && known.size() > MAX_LISTED) {
+    List<String> children = near.isEmpty() ? Schema.HOOK_POD.childrenDeclaring(v.schema(), v.property()) : List.of();
+    if (!children.isEmpty()) {
+      String base = v.path().isEmpty() ? "" : where + ".";
+      ctx.report(e.key(), "levelUp", v.property(), where, hook,
+          String.join(" or ", children.stream().map(c -> base + c).toList()));
+    } else if (near.isEmpty() && known.size() > MAX_LISTED) {
       ctx.report(e.key(), "unknownMany", v.property(), where, hook);
     } else if (near.isEmpty()) {
       ctx.report(e.key(), "unknown", v.property(), where, hook, String.join(", ", known));

@@ -29,6 +29,8 @@ import java.util.Set;
             + SchemaCheck.UNKNOWN_FIELD_FATE + "."),
         @Message(id = "unknown", text = "Unknown field \"{0}\" in {1}, which takes {2}: "
             + SchemaCheck.UNKNOWN_FIELD_FATE + "."),
+        @Message(id = "levelUp", text = "Unknown field \"{0}\" in {1}: it belongs one level down, in {2}; "
+            + SchemaCheck.UNKNOWN_FIELD_FATE + "."),
         @Message(id = "argsScript", text = "Unknown field \"args\" in {0}: execNewPod has no args (only the 2015"
             + " design proposal had them); " + SchemaCheck.UNKNOWN_FIELD_FATE + ". The hook runs \"{1}\" with"
             + " no script, which fails; put the script at the end of command."),
@@ -82,7 +84,11 @@ public final class DcHookUnknownField implements Rule {
       }
       List<String> known = SchemaCheck.properties(v.schema());
       List<String> near = Spelling.nearestField(v.property(), known);
-      if (near.isEmpty()) {
+      List<String> children = near.isEmpty() ? Schema.HOOK.childrenDeclaring(v.schema(), v.property()) : List.of();
+      if (!children.isEmpty()) {
+        ctx.report(e.key(), "levelUp", v.property(), where,
+            String.join(" or ", children.stream().map(c -> where + "." + c).toList()));
+      } else if (near.isEmpty()) {
         ctx.report(e.key(), "unknown", v.property(), where, String.join(", ", known));
       } else {
         ctx.report(e.key(), "near", v.property(), where, String.join(" or ", near));
