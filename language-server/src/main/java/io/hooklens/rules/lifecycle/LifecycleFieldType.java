@@ -10,6 +10,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.Container;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Spelling;
+import io.hooklens.core.yaml.SchemaCheck;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
@@ -30,10 +31,10 @@ import java.util.regex.Pattern;
     messages = {
         @Message(id = "wrongType", text = "{0} must be {1}, not {2}{3}."),
         @Message(id = "wrongScalar", text = "{0} must be {1}; {2} is {3}{4}."),
-        @Message(id = "unknownFieldNear", text = "Unknown field \"{0}\" in {1} (did you mean {2}?); it is dropped"
-            + " or, under strict field validation, rejected."),
-        @Message(id = "unknownField", text = "Unknown field \"{0}\" in {1}, which takes {2}; it is dropped or,"
-            + " under strict field validation, rejected."),
+        @Message(id = "unknownFieldNear", text = "Unknown field \"{0}\" in {1} (did you mean {2}?): "
+            + SchemaCheck.UNKNOWN_FIELD_FATE + "."),
+        @Message(id = "unknownField", text = "Unknown field \"{0}\" in {1}, which takes {2}: "
+            + SchemaCheck.UNKNOWN_FIELD_FATE + "."),
         @Message(id = "missingField", text = "{0} needs {1}; {2} is missing.")
     })
 public final class LifecycleFieldType implements Rule {
@@ -96,9 +97,8 @@ public final class LifecycleFieldType implements Rule {
       // grpc in a handler is HL104's: it exists on probes, and that deserves its own explanation.
       return;
     }
-    List<String> known = new ArrayList<>();
-    v.schema().path("properties").fieldNames().forEachRemaining(known::add);
-    List<String> near = nearest(v.property(), known);
+    List<String> known = SchemaCheck.properties(v.schema());
+    List<String> near = Spelling.nearestField(v.property(), known);
     String where = describePath(v.path());
     if (near.isEmpty()) {
       ctx.report(e.key(), "unknownField", v.property(), where, orList(known));
@@ -262,25 +262,11 @@ public final class LifecycleFieldType implements Rule {
     if (path.size() == 1) {
       return String.valueOf(path.get(0));
     }
-    StringBuilder sb = new StringBuilder();
-    for (Object step : path.subList(1, path.size())) {
-      if (step instanceof Integer i) {
-        sb.append('[').append(i).append(']');
-      } else {
-        sb.append(sb.length() > 0 ? "." : "").append(step);
-      }
-    }
-    return sb.toString();
+    return SchemaCheck.describe(path.subList(1, path.size()));
   }
 
   private static List<String> nonNull(List<String> types) {
     return types.stream().filter(t -> !t.equals("null")).toList();
-  }
-
-  /** Known names within a small edit distance, ignoring case: typos, not different words. */
-  /** Short names allow one edit, longer ones two, so that "exce" finds "exec" but "foo" finds nothing. */
-  private static List<String> nearest(String name, List<String> known) {
-    return Spelling.nearest(name, known, name.length() <= 4 ? 1 : 2);
   }
 
   private static String orList(List<String> names) {
