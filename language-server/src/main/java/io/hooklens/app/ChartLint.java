@@ -14,11 +14,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -78,8 +76,11 @@ public final class ChartLint {
     };
   }
 
-  /** A chart's manifests from one render, and where each place in them comes from in the chart. */
-  public record Manifests(ParsedFile parsed, Function<Range, Origin> origins) {}
+  /**
+   * A chart's manifests from one render, where each place in them comes from in the chart, and what the render
+   * left out or was given in place of values (a note each).
+   */
+  public record Manifests(ParsedFile parsed, Function<Range, Origin> origins, List<String> notes) {}
 
   private final Linter linter;
   private final ChartLinter charts;
@@ -149,10 +150,11 @@ public final class ChartLint {
     }
     String chartYaml = dir.resolve(CHART_YAML).toString();
     List<ValuesSet> sets = ChartLinter.valuesSets(dir, values.extraSets(), config.charts());
-    List<ChartLinter.ChartFile> rendered = charts.lint(dir, values.layered(), sets,
+    ChartLinter.Linted linted = charts.lint(dir, values.layered(), sets,
         ChartLinter.setValues(config.charts(), values.set()), config);
+    List<ChartLinter.ChartFile> rendered = linted.files();
     List<LintedFile> files = new ArrayList<>();
-    if (noneRendered(rendered, sets)) {
+    if (linted.rendered() == 0) {
       // Keep what can be checked without Helm: the render failure, plus each file on its own.
       rendered.stream().filter(f -> f.displayName().equals(chartYaml) || hasRenderFailure(f))
           .forEach(f -> files.add(new LintedFile(f.displayName(), f.result(), f.valuesSets())));
@@ -194,7 +196,7 @@ public final class ChartLint {
     return new Manifests(m.parsed(), range -> {
       ChartLinter.Place place = m.place(range);
       return new Origin(place.file(), place.range().start());
-    });
+    }, m.notes());
   }
 
   /** The chart's files linted one by one, each with its own configuration, unless excluded. */
@@ -217,19 +219,6 @@ public final class ChartLint {
       files.add(new LintedFile(file.toString(), linter.lint(file.toString(), bytes, c), Map.of()));
     }
     return files;
-  }
-
-  /** Whether Helm rendered no values set: every set gave a render failure. */
-  private static boolean noneRendered(List<ChartLinter.ChartFile> files, List<ValuesSet> sets) {
-    Set<String> failed = new HashSet<>();
-    for (ChartLinter.ChartFile f : files) {
-      f.valuesSets().forEach((finding, labels) -> {
-        if (finding.ruleId().equals(RENDER_FAILED)) {
-          failed.addAll(labels);
-        }
-      });
-    }
-    return sets.stream().allMatch(s -> failed.contains(s.label()));
   }
 
   private static boolean hasRenderFailure(ChartLinter.ChartFile f) {

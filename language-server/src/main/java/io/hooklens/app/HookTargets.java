@@ -12,6 +12,7 @@ import io.hooklens.run.Origin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
@@ -37,8 +38,9 @@ public final class HookTargets {
    *
    * @param config the configuration of their place, which their findings are linted with
    * @param origins for a chart, the way from a place in its manifests to its files; else null
+   * @param notes for a chart Helm rendered in part, what it left out or was given in place of values
    */
-  public record Target(HookDocument doc, Config config, Function<Range, Origin> origins) {
+  public record Target(HookDocument doc, Config config, Function<Range, Origin> origins, List<String> notes) {
     /** The file and place a place in the manifests comes from. */
     public Origin origin(Range range) {
       return origins != null ? origins.apply(range) : new Origin(doc.name(), range.start());
@@ -89,7 +91,8 @@ public final class HookTargets {
   public Target chart(Path chart, ChartLint.Values values, Config config) throws Unavailable {
     try {
       ChartLint.Manifests rendered = ChartLint.manifests(chart, values, config);
-      return new Target(HookDocument.of(chart.toString(), rendered.parsed()), config, rendered.origins());
+      return new Target(HookDocument.of(chart.toString(), rendered.parsed()), config, rendered.origins(),
+          rendered.notes());
     } catch (IOException e) {
       throw new Unavailable(e.getMessage());
     }
@@ -122,6 +125,6 @@ public final class HookTargets {
             : ""));
       }
     }
-    return new Target(doc, config, null);
+    return new Target(doc, config, null, List.of());
   }
 }

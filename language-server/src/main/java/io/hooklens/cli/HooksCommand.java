@@ -84,6 +84,9 @@ public final class HooksCommand implements Callable<Integer> {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;
     }
+    // A chart Helm rendered in part: its plan lacks what the missing part would add.
+    planned.notes().forEach(n -> err.println("hooklens: " + Printable.line(n)));
+    err.flush();
     Map<String, List<Row>> plan = new LinkedHashMap<>();
     for (HookPlan.Event e : HookPlan.of(planned.doc())) {
       if (event != null && !event.equals(e.name())) {

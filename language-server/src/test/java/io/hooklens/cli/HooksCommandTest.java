@@ -29,6 +29,17 @@ class HooksCommandTest {
   }
 
   @Test
+  void aChartWithoutItsDependenciesIsPlannedFromItsOwnTemplatesWithANote() throws Exception {
+    Path chart = chart("unvendored");
+    CliRun r = CliRun.of("hooks", chart.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(relative(r, chart).contains("unvendored/templates/migrate-job.yaml:8"), r.out());
+    assertEquals("hooklens: " + chart + "/Chart.yaml:5: rendered without dependency common (not in charts/; run helm"
+        + " dependency build)\nhooklens: " + chart + "/Chart.yaml:8: rendered without dependency postgresql (not in"
+        + " charts/; run helm dependency build)\n", r.err());
+  }
+
+  @Test
   void theChartsHooksInHelmsOrderEventByEvent() throws Exception {
     Path plan = chart("plan");
     CliRun r = CliRun.of("hooks", plan.toString());
