@@ -14,6 +14,7 @@ import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.TemplateMask;
 import io.hooklens.core.yaml.YamlReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,11 +60,18 @@ public final class ChartLinter {
     private final ParsedFile parsed;
     private final ManifestMap map;
     private final String chartYaml;
+    private final List<String> notes;
 
-    private Manifests(ParsedFile parsed, ManifestMap map, String chartYaml) {
+    private Manifests(ParsedFile parsed, ManifestMap map, String chartYaml, List<String> notes) {
       this.parsed = parsed;
       this.map = map;
       this.chartYaml = chartYaml;
+      this.notes = List.copyOf(notes);
+    }
+
+    /** What Helm left out or was given in place of values, each after the file and line it is about. */
+    public List<String> notes() {
+      return notes;
     }
 
     public ParsedFile parsed() {
@@ -77,6 +85,9 @@ public final class ChartLinter {
     }
   }
 
+
+  /** How many times a values set is rendered again with placeholders, for values named one refusal after another. */
+  private static final int PLACEHOLDER_RENDERS = 12;
 
   private final Linter linter;
   private final YamlReader reader = new YamlReader();
@@ -182,7 +193,9 @@ public final class ChartLinter {
 
   /**
    * Renders a chart once, as {@code helm template} does with {@code -f} for each values file in order and
-   * the values set: for tools that need Helm's output rather than findings.
+   * the values set: for tools that need Helm's output rather than findings. A dependency missing from
+   * {@code charts/} is left out, and a value Helm refuses to go without gets a placeholder; the manifests'
+   * notes say so.
    */
   public static Rendering render(Path chartDir, List<Path> valuesFiles, SetValues setValues,
       Version kubernetes) throws IOException {
@@ -191,26 +204,42 @@ public final class ChartLinter {
       for (Path f : valuesFiles) {
         copies.add(copy.values(new ValuesSet(f.toString(), f)));
       }
-      ChartRenderer.Rendering r = ChartRenderer.render(copy, copies, setValues.forHelm(copy), kubernetes);
-      if (r instanceof ChartRenderer.Failed failed) {
-        return new Refused(RenderFailure.message(failed.message(), copy));
+      Attempt a = attempt(copy, copies, setValues.forHelm(copy), kubernetes);
+      if (!(a.last() instanceof ChartRenderer.Rendered rendered)) {
+        return new Refused(refusal(((ChartRenderer.Failed) a.first()).message(), copy));
       }
-      String manifests = ((ChartRenderer.Rendered) r).manifests();
-      ParsedFile parsed = new YamlReader().read(new SourceText(manifests), false);
+      List<String> notes = new ArrayList<>();
+      for (ChartCopy.Stub stub : copy.stubs()) {
+        notes.add(stub.declaredIn().displayName() + ":" + (stub.line() + 1) + ": " + withoutDependency(stub));
+      }
+      if (!a.placeholders().isEmpty()) {
+        notes.add(chartDir + ": " + withPlaceholders(a.placeholders()));
+      }
+      ParsedFile parsed = new YamlReader().read(new SourceText(rendered.manifests()), false);
       // The map reads every template while the copy still exists; it needs nothing from the copy later.
-      return new Manifests(parsed, new ManifestMap(parsed, new TemplateFiles(copy)), copy.chartYaml().displayName());
+      return new Manifests(parsed, new ManifestMap(parsed, new TemplateFiles(copy)), copy.chartYaml().displayName(),
+          notes);
     }
   }
 
   /**
-   * Lints a chart. The result lists the chart's Chart.yaml first (with Helm's chart-level failures,
-   * the suppressed count and rule failures), then every file a rendered document or a failure came
-   * from, sorted by name.
+   * A chart linted.
+   *
+   * @param files Chart.yaml first (with Helm's chart-level failures, the suppressed count and rule failures), then
+   *     every file a rendered document or a failure came from, sorted by name
+   * @param rendered how many values sets Helm rendered, in full or in part
+   */
+  public record Linted(List<ChartFile> files, int rendered) {}
+
+  /**
+   * Lints a chart. A dependency missing from {@code charts/} is left out of every rendering, and a values set Helm
+   * refuses for a value it names is rendered again with a placeholder for it; each is an HL006 note, with the
+   * values sets it applies to.
    *
    * @param layered values files on top of every values set's, as helm -f in order
    * @param setValues values set on every values set
    */
-  public List<ChartFile> lint(Path chartDir, List<Path> layered, List<ValuesSet> sets, SetValues setValues,
+  public Linted lint(Path chartDir, List<Path> layered, List<ValuesSet> sets, SetValues setValues,
       Config config) throws IOException {
     try (ChartCopy copy = ChartCopy.of(chartDir)) {
       Collector out = new Collector(copy);
@@ -219,6 +248,7 @@ public final class ChartLinter {
       for (Path f : layered) {
         layeredCopies.add(copy.values(new ValuesSet(f.toString(), f)));
       }
+      int renderedSets = 0;
       for (ValuesSet set : sets) {
         Path valuesFile = set.file() == null ? null : copy.values(set);
         List<Path> files = new ArrayList<>();
@@ -226,15 +256,86 @@ public final class ChartLinter {
           files.add(valuesFile);
         }
         files.addAll(layeredCopies);
-        ChartRenderer.Rendering r = ChartRenderer.render(copy, files, forHelm, config.targets().kubernetes());
-        if (r instanceof ChartRenderer.Rendered rendered) {
-          rendered(rendered.manifests(), set, copy, config, out);
-          skipped(rendered.skippedHooks(), set, copy, config, out);
-        } else if (r instanceof ChartRenderer.Failed failed) {
+        Attempt a = attempt(copy, files, forHelm, config.targets().kubernetes());
+        if (a.first() instanceof ChartRenderer.Failed failed) {
           failed(failed.message(), valuesFile, set, copy, config, out);
         }
+        if (a.last() instanceof ChartRenderer.Rendered rendered) {
+          renderedSets++;
+          rendered(rendered.manifests(), set, copy, config, out);
+          skipped(rendered.skippedHooks(), set, copy, config, out);
+          partial(a, valuesFile, set, copy, config, out);
+        }
       }
-      return out.results();
+      return new Linted(out.results(), renderedSets);
+    }
+  }
+
+  /**
+   * A values set rendered: Helm's first answer, and its last after placeholders for the values its refusals named
+   * (the first again when there were none).
+   */
+  private record Attempt(ChartRenderer.Rendering first, ChartRenderer.Rendering last,
+      List<Placeholders.Placeholder> placeholders) {}
+
+  /** Renders, and while Helm refuses for a value it names, again with a placeholder for it, a few times at most. */
+  private static Attempt attempt(ChartCopy copy, List<Path> files, SetValues.ForHelm forHelm, Version kubernetes)
+      throws IOException {
+    ChartRenderer.Rendering first = ChartRenderer.render(copy, files, forHelm, kubernetes);
+    ChartRenderer.Rendering last = first;
+    List<Placeholders.Placeholder> given = new ArrayList<>();
+    for (int i = 0; i < PLACEHOLDER_RENDERS && last instanceof ChartRenderer.Failed failed; i++) {
+      List<Placeholders.Placeholder> more = Placeholders.named(failed.message()).stream()
+          .filter(p -> !given.contains(p)).toList();
+      if (more.isEmpty()) {
+        break;
+      }
+      given.addAll(more);
+      List<Path> withPlaceholders = new ArrayList<>(files);
+      withPlaceholders.add(copy.value(Placeholders.valuesFile(given).getBytes(StandardCharsets.UTF_8)));
+      last = ChartRenderer.render(copy, withPlaceholders, forHelm, kubernetes);
+    }
+    return new Attempt(first, last, List.copyOf(given));
+  }
+
+  /** Helm's refusal as reported; naming the dependencies left out, which may be why the rest did not render. */
+  private static String refusal(String raw, ChartCopy copy) {
+    String message = RenderFailure.message(raw, copy);
+    if (copy.stubs().isEmpty()) {
+      return message;
+    }
+    return message + " (rendered without dependency " + String.join(", ", copy.stubs().stream()
+        .map(ChartCopy.Stub::name).toList()) + ", not in charts/; run helm dependency build)";
+  }
+
+  private static String withoutDependency(ChartCopy.Stub stub) {
+    return "rendered without dependency " + stub.name() + " (not in charts/; run helm dependency build)";
+  }
+
+  private static String withPlaceholders(List<Placeholders.Placeholder> given) {
+    return "rendered with placeholder for " + String.join(", ", given.stream().map(Placeholders.Placeholder::name)
+        .toList()) + " (Helm refused these values without it)";
+  }
+
+  /** HL006 notes for a values set Helm rendered in part: on each stubbed dependency, and where Helm refused. */
+  private void partial(Attempt a, Path valuesFile, ValuesSet set, ChartCopy copy, Config config, Collector out)
+      throws IOException {
+    Map<ChartCopy.Origin, List<ParseProblem>> notes = new LinkedHashMap<>();
+    for (ChartCopy.Stub stub : copy.stubs()) {
+      SourceText text = new SourceText(stub.declaredIn().text());
+      notes.computeIfAbsent(stub.declaredIn(), o -> new ArrayList<>()).add(new ParseProblem(
+          ParseProblem.Kind.PARTIAL_RENDER, RenderFailure.range(text, new RenderFailure.Location(stub.declaredIn(),
+              stub.line(), -1), ""), withoutDependency(stub)));
+    }
+    if (!a.placeholders().isEmpty() && a.first() instanceof ChartRenderer.Failed failed) {
+      RenderFailure.Location at = RenderFailure.locate(failed.message(), copy, valuesFile);
+      SourceText text = new SourceText(at.origin().text());
+      notes.computeIfAbsent(at.origin(), o -> new ArrayList<>()).add(new ParseProblem(ParseProblem.Kind.PARTIAL_RENDER,
+          RenderFailure.range(text, at, RenderFailure.message(failed.message(), copy)),
+          withPlaceholders(a.placeholders())));
+    }
+    for (Map.Entry<ChartCopy.Origin, List<ParseProblem>> e : notes.entrySet()) {
+      problems(e.getKey(), new SourceText(e.getKey().text()), e.getValue(), set, config, out);
     }
   }
 
@@ -271,7 +372,7 @@ public final class ChartLinter {
   private void failed(String raw, Path valuesFile, ValuesSet set, ChartCopy copy, Config config, Collector out)
       throws IOException {
     RenderFailure.Location at = RenderFailure.locate(raw, copy, valuesFile);
-    String message = RenderFailure.message(raw, copy);
+    String message = refusal(raw, copy);
     SourceText text = new SourceText(at.origin().text());
     problems(at.origin(), text, List.of(new ParseProblem(ParseProblem.Kind.RENDER,
         RenderFailure.range(text, at, message), message)), set, config, out);

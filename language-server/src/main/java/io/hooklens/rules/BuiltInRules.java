@@ -36,6 +36,7 @@ import io.hooklens.rules.helm.HelmHookWeightNotInteger;
 import io.hooklens.rules.helm.HelmResourcePolicyUnknown;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.HelmRenderFailed;
+import io.hooklens.rules.input.HelmRenderPartial;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
@@ -102,6 +103,7 @@ public final class BuiltInRules {
         new DuplicateKey(),
         new InvalidSuppression(),
         new HelmRenderFailed(),
+        new HelmRenderPartial(),
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
         new LifecycleHandlerMultipleActions(),
