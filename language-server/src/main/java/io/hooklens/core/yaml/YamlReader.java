@@ -426,7 +426,9 @@ public final class YamlReader {
         }
         case Scalar -> {
           ScalarEvent e = (ScalarEvent) event;
-          if (json && !notJson && e.getScalarStyle() == ScalarStyle.PLAIN && !Scalars.isJsonLiteral(e.getValue())) {
+          // An empty value is left alone: it is where an editor asks for completions, mid-edit.
+          if (json && !notJson && e.getScalarStyle() == ScalarStyle.PLAIN && !e.getValue().isEmpty()
+              && !Scalars.isJsonLiteral(e.getValue())) {
             notJson = true;
             notJson(e);
           }
@@ -478,7 +480,7 @@ public final class YamlReader {
 
     private void notJson(ScalarEvent e) {
       String v = e.getValue();
-      String what = v.isEmpty() ? "A value is missing" : "\"" + v + "\" is not a JSON value"
+      String what = "\"" + v + "\" is not a JSON value"
           + (v.matches("[-+]?[0-9].*") ? " (JSON numbers are decimal, without leading zeros, a + or _)"
               : " (JSON strings are quoted; only true, false and null are not)");
       Range at = new Range(pos(e.getStartMark()), pos(e.getEndMark()));

@@ -15,6 +15,7 @@ import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
 import io.hooklens.core.yaml.YSeq;
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -105,7 +106,7 @@ public final class LifecycleFieldType implements Rule {
   private static String typedHint(YScalar s, TypedFields.Expected expected) {
     if (s.type() == YScalar.Type.STRING && expected == TypedFields.Expected.INTEGER
         && INTEGER.matcher(s.value()).matches()) {
-      return " — write " + s.value().trim() + " without quotes";
+      return " — write " + decimal(s.value()) + " without quotes";
     }
     if (s.type() == YScalar.Type.STRING && expected == TypedFields.Expected.BOOLEAN) {
       return " — write true or false without quotes";
@@ -212,7 +213,7 @@ public final class LifecycleFieldType implements Rule {
   private static Fix conversion(RuleContext ctx, YScalar s, List<String> expected, List<Object> path) {
     String value = s.value().trim();
     if (expected.contains("integer") && INTEGER.matcher(value).matches()) {
-      String n = value.startsWith("+") ? value.substring(1) : value;
+      String n = decimal(value);
       return new Fix("Write " + n + " as a number", true, ctx.edits().replaceLiteral(s, n));
     }
     boolean command = !path.isEmpty() && "command".equals(path.get(path.size() - 1));
@@ -221,6 +222,14 @@ public final class LifecycleFieldType implements Rule {
           ctx.edits().replaceWithFlow(s, List.of(value.split("\\s+"))));
     }
     return null;
+  }
+
+  /**
+   * A quoted whole number as a plain one that means the same: without a sign or leading zeros, which would make
+   * {@code "030"} the octal 24 once unquoted.
+   */
+  private static String decimal(String quoted) {
+    return new BigInteger(quoted.trim()).toString();
   }
 
   /** A suggestion for the common mistakes, or an empty string. */
@@ -258,7 +267,7 @@ public final class LifecycleFieldType implements Rule {
       return argv(s.value());
     }
     if (types.contains("integer") && s.type() == YScalar.Type.STRING && INTEGER.matcher(s.value()).matches()) {
-      return s.value().trim();
+      return decimal(s.value());
     }
     if (types.equals(List.of("string")) && s.type() != YScalar.Type.STRING) {
       return quote(s.value());
