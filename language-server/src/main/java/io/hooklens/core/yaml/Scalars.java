@@ -36,6 +36,9 @@ public final class Scalars {
   /** Go's JSON encoder writes a float64 below this without an exponent, so an integral one reads as an integer. */
   private static final double PLAIN_DECIMAL_LIMIT = 1e21;
 
+  /** No integer spelling this short (sign and prefix included) is past int64, or uint64 when unsigned. */
+  private static final int SURELY_FITS = 18;
+
   private Scalars() {}
 
   /** The type go-yaml v2 resolves a plain (unquoted, untagged) scalar to. */
@@ -80,6 +83,9 @@ public final class Scalars {
 
   /** Whether an integer spelling fits Go's int64, or its uint64 when unsigned. */
   private static boolean fits(String digits) {
+    if (digits.length() <= SURELY_FITS) {
+      return true;
+    }
     BigInteger v = bigInteger(digits);
     boolean signed = digits.charAt(0) == '-' || digits.charAt(0) == '+';
     return v.bitLength() < 64 || (!signed && v.signum() > 0 && v.compareTo(UINT64_MAX) <= 0);

@@ -11,6 +11,7 @@ import io.hooklens.core.yaml.YScalar;
 import io.hooklens.core.yaml.YSeq;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The fields outside {@code lifecycle} that hooks depend on and whose Go type the API decodes them into: an
@@ -37,6 +38,9 @@ final class TypedFields {
   private static final List<String> PROBE_TIMING =
       List.of("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold");
   private static final List<String> CONTAINER_FLAGS = List.of("stdin", "stdinOnce", "tty");
+  /** Kinds whose spec has {@code replicas} and {@code minReadySeconds}, which rollouts of their hooks depend on. */
+  private static final Set<String> WORKLOADS = Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet",
+      "DeploymentConfig");
 
   private TypedFields() {}
 
@@ -74,6 +78,11 @@ final class TypedFields {
       if ("Job".equals(r.kind()) && spec != null) {
         check(out, spec, "activeDeadlineSeconds", r, Expected.INTEGER, RUN_TIME);
         check(out, spec, "backoffLimit", r, Expected.INTEGER, "");
+      }
+      if (spec != null && WORKLOADS.contains(r.kind())) {
+        check(out, spec, "replicas", r, Expected.INTEGER, "");
+        check(out, spec, "minReadySeconds", r, Expected.INTEGER,
+            DcHook.isDeploymentConfig(r) ? "it was not checked against the rollout timeout" : "");
       }
       YMap strategy = DcHook.isDeploymentConfig(r) ? DcHook.strategy(r) : null;
       if (strategy != null) {
