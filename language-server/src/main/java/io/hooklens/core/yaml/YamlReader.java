@@ -426,14 +426,14 @@ public final class YamlReader {
         }
         case Scalar -> {
           ScalarEvent e = (ScalarEvent) event;
-          // An empty value is left alone: it is where an editor asks for completions, mid-edit.
-          if (json && !notJson && e.getScalarStyle() == ScalarStyle.PLAIN && !e.getValue().isEmpty()
-              && !Scalars.isJsonLiteral(e.getValue())) {
-            notJson = true;
-            notJson(e);
-          }
           YScalar s = new YScalar(new Range(pos(e.getStartMark()), pos(e.getEndMark())), shared(e.getValue()),
               resolve(e), e.getScalarStyle() != ScalarStyle.PLAIN);
+          // An empty value is where an editor asks for completions, mid-edit; a template action's value is unknown.
+          if (json && !notJson && !s.quoted() && !s.value().isEmpty() && !s.isTemplated()
+              && !Scalars.isJsonLiteral(s.value())) {
+            notJson = true;
+            notJson(s);
+          }
           anchor(e, s, 1);
           add(s, 1, 1);
         }
@@ -478,13 +478,12 @@ public final class YamlReader {
       return null;
     }
 
-    private void notJson(ScalarEvent e) {
-      String v = e.getValue();
+    private void notJson(YScalar s) {
+      String v = s.value();
       String what = "\"" + v + "\" is not a JSON value"
           + (v.matches("[-+]?[0-9].*") ? " (JSON numbers are decimal, without leading zeros, a + or _)"
               : " (JSON strings are quoted; only true, false and null are not)");
-      Range at = new Range(pos(e.getStartMark()), pos(e.getEndMark()));
-      problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, at, what
+      problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, s.range(), what
           + "; kubectl reads a file that starts with { as JSON and rejects it"));
     }
 

@@ -119,6 +119,14 @@ class ScalarsTest {
   }
 
   @Test
+  void aTemplatedJsonValueIsUnknownNotWrong() {
+    String masked = TemplateMask.maskAndTrack("{\"a\": {{ .Values.grace }}, \"b\": 1}\n").text();
+    ParsedFile f = new YamlReader().read(new SourceText(masked), true);
+    assertEquals(List.of(), f.problems());
+    assertTrue(f.documents().get(0).root().asMap().scalar("a").isTemplated());
+  }
+
+  @Test
   void validJsonReadsTheSameEitherWay() {
     String json = "{\"spec\": {\"terminationGracePeriodSeconds\": 30, \"tty\": true, \"x\": null, \"f\": 1.5,"
         + " \"s\": \"yes\"}}";
