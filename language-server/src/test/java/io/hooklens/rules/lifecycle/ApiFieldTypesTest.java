@@ -69,8 +69,8 @@ class ApiFieldTypesTest {
     String yaml = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  terminationGracePeriodSeconds: 030\n"
         + "  containers:\n    - name: app\n      image: nginx\n      tty: yes\n      lifecycle:\n        preStop:\n"
         + "          sleep:\n            seconds: 25\n";
-    assertEquals(List.of("HL105@14 sleep.seconds=25 is longer than terminationGracePeriodSeconds (24s); the API"
-        + " rejects it."), findings("pod.yaml", yaml));
+    assertEquals(List.of("HL105@14 sleep.seconds=25 is longer than terminationGracePeriodSeconds"
+        + " (24s (kubectl reads 030 as 24)); the API rejects it."), findings("pod.yaml", yaml));
     assertEquals(List.of(), findings("pod.yaml", yaml.replace("030", "0x1E")));
   }
 }
