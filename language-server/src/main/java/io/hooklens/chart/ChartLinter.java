@@ -14,6 +14,7 @@ import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.TemplateMask;
 import io.hooklens.core.yaml.YamlReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -211,14 +212,16 @@ public final class ChartLinter {
    * @param setValues values set on every values set
    */
   public List<ChartFile> lint(Path chartDir, List<Path> layered, List<ValuesSet> sets, SetValues setValues,
-      Config config) throws IOException {
+      Config chartConfig) throws IOException {
     try (ChartCopy copy = ChartCopy.of(chartDir)) {
+      Config config = chartConfig.withChartCrds(copy.crdNames());
       Collector out = new Collector(copy);
       SetValues.ForHelm forHelm = setValues.forHelm(copy);
       List<Path> layeredCopies = new ArrayList<>();
       for (Path f : layered) {
         layeredCopies.add(copy.values(new ValuesSet(f.toString(), f)));
       }
+      Map<Path, ValuesPlaces.ValuesFile> valuesRead = new HashMap<>();
       for (ValuesSet set : sets) {
         Path valuesFile = set.file() == null ? null : copy.values(set);
         List<Path> files = new ArrayList<>();
@@ -228,7 +231,7 @@ public final class ChartLinter {
         files.addAll(layeredCopies);
         ChartRenderer.Rendering r = ChartRenderer.render(copy, files, forHelm, config.targets().kubernetes());
         if (r instanceof ChartRenderer.Rendered rendered) {
-          rendered(rendered.manifests(), set, copy, config, out);
+          rendered(rendered.manifests(), set, copy, config, out, valuesPlaces(copy, set, layered, valuesRead));
           skipped(rendered.skippedHooks(), set, copy, config, out);
         } else if (r instanceof ChartRenderer.Failed failed) {
           failed(failed.message(), valuesFile, set, copy, config, out);
@@ -238,8 +241,41 @@ public final class ChartLinter {
     }
   }
 
-  private void rendered(String manifests, ValuesSet set, ChartCopy copy, Config config, Collector out)
-      throws IOException {
+  /** The values files of one rendering, in the order they win: -f files last to first, the set's, values.yaml. */
+  private static ValuesPlaces valuesPlaces(ChartCopy copy, ValuesSet set, List<Path> layered,
+      Map<Path, ValuesPlaces.ValuesFile> read) throws IOException {
+    List<ValuesPlaces.ValuesFile> files = new ArrayList<>();
+    for (int i = layered.size() - 1; i >= 0; i--) {
+      files.add(valuesFile(copy, layered.get(i), layered.get(i).toString(), read));
+    }
+    if (set.file() != null) {
+      files.add(valuesFile(copy, set.file(), set.label(), read));
+    }
+    ChartCopy.Origin defaults = copy.file("values.yaml");
+    if (defaults != null) {
+      files.add(read.computeIfAbsent(Path.of("values.yaml"), p -> ValuesPlaces.read(defaults.displayName(),
+          defaults.decoded() == null ? "" : defaults.decoded())));
+    }
+    return new ValuesPlaces(files);
+  }
+
+  /** A values file by the name reports give it: a chart file's, else the path as given. */
+  private static ValuesPlaces.ValuesFile valuesFile(ChartCopy copy, Path file, String label,
+      Map<Path, ValuesPlaces.ValuesFile> read) throws IOException {
+    Path abs = file.toAbsolutePath().normalize();
+    ValuesPlaces.ValuesFile known = read.get(abs);
+    if (known != null) {
+      return known;
+    }
+    ChartCopy.Origin inChart = copy.inChart(abs);
+    String name = inChart != null ? inChart.displayName() : label;
+    ValuesPlaces.ValuesFile f = ValuesPlaces.read(name, Files.readString(file, StandardCharsets.UTF_8));
+    read.put(abs, f);
+    return f;
+  }
+
+  private void rendered(String manifests, ValuesSet set, ChartCopy copy, Config config, Collector out,
+      ValuesPlaces values) throws IOException {
     // Rendered output is final YAML: a "{{" in it is text (an alert template in a ConfigMap), never an action.
     ParsedFile parsed = reader.read(new SourceText(manifests), false);
     LintResult result = linter.lint(copy.chartYaml().displayName(), parsed, config);
@@ -255,16 +291,26 @@ public final class ChartLinter {
       }
       SourceMapper mapper = map.mapper(s);
       SourceMapper.Mapped at = mapper.map(f.range());
+      TemplateFile template = map.template(s);
+      ValuesPlaces.Found inValues = at.unwritten() == null ? null : values.find(at.unwritten());
+      // On a values file, the template's places are in another file; on the template, in the same one.
+      String relatedFile = inValues == null ? null : template.displayName();
       List<Finding.Related> related = new ArrayList<>();
+      if (inValues != null) {
+        related.add(new Finding.Related(at.range(), "the template writes the value here", relatedFile));
+      }
       for (Finding.Related r : f.related()) {
         if (mapper.covers(r.range())) {
-          related.add(new Finding.Related(mapper.map(r.range()).range(), r.message()));
+          related.add(new Finding.Related(mapper.map(r.range()).range(), r.message(), relatedFile));
         }
       }
+      int document = inValues == null ? at.document() : 0;
       Finding.ResourceRef ref = f.resource() == null ? null : new Finding.ResourceRef(f.resource().apiVersion(),
-          f.resource().kind(), f.resource().name(), at.document());
-      out.add(map.template(s), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
-          at.range(), at.document(), ref, List.copyOf(related)), set);
+          f.resource().kind(), f.resource().name(), document);
+      TemplateFile file = inValues == null ? template
+          : out.file(inValues.file().displayName(), inValues.file().document());
+      out.add(file, new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
+          inValues == null ? at.range() : inValues.range(), document, ref, List.copyOf(related)), set);
     }
   }
 
