@@ -104,6 +104,13 @@ final class ChartCopy implements AutoCloseable {
     return file(CHART_YAML);
   }
 
+  /** The chart's name as its Chart.yaml gives it, or null. */
+  String chartName() throws IOException {
+    Origin o = chartYaml();
+    return o == null ? null : chartMetadata(o.text().getBytes(StandardCharsets.UTF_8)).map(m -> m.string("name"))
+        .orElse(null);
+  }
+
   /** How reports name a path relative to the chart. */
   String displayName(String relative) {
     return chartDir.resolve(relative).toString();

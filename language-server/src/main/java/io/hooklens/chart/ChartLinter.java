@@ -19,11 +19,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -231,7 +233,16 @@ public final class ChartLinter {
         files.addAll(layeredCopies);
         ChartRenderer.Rendering r = ChartRenderer.render(copy, files, forHelm, config.targets().kubernetes());
         if (r instanceof ChartRenderer.Rendered rendered) {
-          rendered(rendered.manifests(), set, copy, config, out, valuesPlaces(copy, set, layered, valuesRead));
+          ValuesPlaces values = valuesPlaces(copy, set, layered, valuesRead);
+          List<Placed> placed = rendered(rendered.manifests(), copy, config, out, values);
+          Set<String> releaseBound = releaseBound(placed, copy, files, forHelm, config, out, values);
+          for (Placed p : placed) {
+            Finding f = p.finding();
+            boolean bound = releaseBound.contains(p.key());
+            out.add(p.file(), !bound ? f : new Finding(f.ruleId(), f.ruleName(), f.severity(),
+                f.message() + " (" + releaseNote(copy) + ")", f.range(), f.document(), f.resource(), f.related()),
+                set);
+          }
           skipped(rendered.skippedHooks(), set, copy, config, out);
         } else if (r instanceof ChartRenderer.Failed failed) {
           failed(failed.message(), valuesFile, set, copy, config, out);
@@ -274,8 +285,60 @@ public final class ChartLinter {
     return f;
   }
 
-  private void rendered(String manifests, ValuesSet set, ChartCopy copy, Config config, Collector out,
+  /** A finding of one render on the chart file it is reported in. */
+  private record Placed(TemplateFile file, Finding finding) {
+    /** The finding without its message, which names what the release name changes. */
+    String key() {
+      return file.displayName() + "\n" + finding.ruleId() + "\n" + finding.range();
+    }
+  }
+
+  /**
+   * The findings of one render that hold only for the release name and namespace charts are rendered with: those
+   * not found again when the chart is rendered for another release (named as the chart, in a namespace of that
+   * name, as charts are often installed). Only a render with a finding that names the release is rendered
+   * again, since a name computed from the release name is what such a finding names.
+   */
+  private Set<String> releaseBound(List<Placed> placed, ChartCopy copy, List<Path> files, SetValues.ForHelm forHelm,
+      Config config, Collector out, ValuesPlaces values) throws IOException {
+    if (placed.stream().noneMatch(p -> p.finding().message().contains(ChartRenderer.RELEASE))) {
+      return Set.of();
+    }
+    String other = otherRelease(copy);
+    ChartRenderer.Rendering again = ChartRenderer.render(copy, files, forHelm, config.targets().kubernetes(),
+        other, other);
+    if (!(again instanceof ChartRenderer.Rendered r)) {
+      return Set.of();
+    }
+    Set<String> found = new HashSet<>();
+    for (Placed p : rendered(r.manifests(), copy, config, out, values)) {
+      found.add(p.key());
+    }
+    Set<String> bound = new HashSet<>();
+    for (Placed p : placed) {
+      if (!found.contains(p.key())) {
+        bound.add(p.key());
+      }
+    }
+    return bound;
+  }
+
+  /** The release the second render is for: the chart's name, unless that is the usual one. */
+  private static String otherRelease(ChartCopy copy) throws IOException {
+    String name = copy.chartName();
+    return name == null || name.equals(ChartRenderer.RELEASE) || !name.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+        ? "hooklens-check" : name;
+  }
+
+  private static String releaseNote(ChartCopy copy) throws IOException {
+    String other = otherRelease(copy);
+    return "with release name \"" + ChartRenderer.RELEASE + "\" in namespace \"" + ChartRenderer.NAMESPACE
+        + "\", which charts are rendered with; not with release \"" + other + "\" in namespace \"" + other + "\"";
+  }
+
+  private List<Placed> rendered(String manifests, ChartCopy copy, Config config, Collector out,
       ValuesPlaces values) throws IOException {
+    List<Placed> placed = new ArrayList<>();
     // Rendered output is final YAML: a "{{" in it is text (an alert template in a ConfigMap), never an action.
     ParsedFile parsed = reader.read(new SourceText(manifests), false);
     LintResult result = linter.lint(copy.chartYaml().displayName(), parsed, config);
@@ -285,8 +348,8 @@ public final class ChartLinter {
       RenderedChart.Section s = map.section(f.range().start().line());
       if (s == null) {
         // Helm writes nothing before its first header; should a finding start there, it is not lost.
-        out.add(out.chartYaml(), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
-            Range.at(0, 0), 0, null, List.of()), set);
+        placed.add(new Placed(out.chartYaml(), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
+            Range.at(0, 0), 0, null, List.of())));
         continue;
       }
       SourceMapper mapper = map.mapper(s);
@@ -309,9 +372,10 @@ public final class ChartLinter {
           f.resource().kind(), f.resource().name(), document);
       TemplateFile file = inValues == null ? template
           : out.file(inValues.file().displayName(), inValues.file().document());
-      out.add(file, new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
-          inValues == null ? at.range() : inValues.range(), document, ref, List.copyOf(related)), set);
+      placed.add(new Placed(file, new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
+          inValues == null ? at.range() : inValues.range(), document, ref, List.copyOf(related))));
     }
+    return placed;
   }
 
   private void failed(String raw, Path valuesFile, ValuesSet set, ChartCopy copy, Config config, Collector out)

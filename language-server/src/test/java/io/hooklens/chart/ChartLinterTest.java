@@ -337,6 +337,16 @@ class ChartLinterTest {
         io.hooklens.core.engine.Severity.INFO, "schedules", io.hooklens.core.engine.Severity.ERROR), severities);
   }
 
+  @Test
+  void aFindingThatHoldsOnlyForTheReleaseNameItWasRenderedWithSaysSo() throws IOException {
+    List<Seen> all = lint(chart("release-bound"), List.of(), SetValues.NONE);
+    Seen order = only(all, "templates/hooks.yaml", "HL221", "release-dashboard-scripts");
+    assertTrue(order.message().endsWith("(with release name \"release\" in namespace \"default\", which charts are"
+        + " rendered with; not with release \"dashboard\" in namespace \"dashboard\")"), order.message());
+    Seen pod = only(all, "templates/hooks.yaml", "HL216", "release-smoke-test");
+    assertFalse(pod.message().contains("with release name"), pod.message());
+  }
+
   private Path copyOf(Path chart) throws IOException {
     Path target = tmp.resolve(chart.getFileName().toString());
     try (var files = Files.walk(chart)) {
