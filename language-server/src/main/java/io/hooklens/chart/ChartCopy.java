@@ -24,7 +24,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The copy of a chart that Helm renders instead of the chart itself: every text file rewritten by
@@ -121,6 +123,13 @@ final class ChartCopy implements AutoCloseable {
     return file(CHART_YAML);
   }
 
+  /** The chart's name as its Chart.yaml gives it, or null. */
+  String chartName() throws IOException {
+    Origin o = chartYaml();
+    return o == null ? null : chartMetadata(o.text().getBytes(StandardCharsets.UTF_8)).map(m -> m.string("name"))
+        .orElse(null);
+  }
+
   /** How reports name a path relative to the chart. */
   String displayName(String relative) {
     return chartDir.resolve(relative).toString();
@@ -130,6 +139,12 @@ final class ChartCopy implements AutoCloseable {
   Origin file(String relative) {
     Entry e = files.get(normalize(relative));
     return e == null ? null : e.origin();
+  }
+
+  /** The chart file at a path on disk, when the path is inside the chart; or null. */
+  Origin inChart(Path file) {
+    Path dir = chartDir.toAbsolutePath().normalize();
+    return file.startsWith(dir) ? file(dir.relativize(file).toString()) : null;
   }
 
   private static String normalize(String relative) {
@@ -463,6 +478,31 @@ final class ChartCopy implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * The names of the CustomResourceDefinitions in the chart's {@code crds/} directories and its subcharts',
+   * which Helm installs as they are, before the templates.
+   */
+  Set<String> crdNames() {
+    Set<String> names = new TreeSet<>();
+    for (Map.Entry<String, Entry> f : files.entrySet()) {
+      String rel = f.getKey();
+      boolean crd = rel.startsWith("crds/") || rel.matches("(charts/[^/]+/)+crds/.*");
+      String text = crd && rel.matches(".*\\.(yaml|yml|json)") ? f.getValue().origin().decoded() : null;
+      if (text == null) {
+        continue;
+      }
+      for (YamlDocument d : new YamlReader().read(new SourceText(text), false).documents()) {
+        YMap root = d.root() == null ? null : d.root().asMap();
+        YMap metadata = root == null ? null : root.map("metadata");
+        if (metadata != null && "CustomResourceDefinition".equals(root.string("kind"))
+            && metadata.string("name") != null) {
+          names.add(metadata.string("name"));
+        }
+      }
+    }
+    return names;
   }
 
   /** The first mapping of a chart's metadata file (Chart.yaml, requirements.yaml), if it has one. */

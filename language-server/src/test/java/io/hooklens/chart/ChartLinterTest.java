@@ -348,6 +348,76 @@ class ChartLinterTest {
     assertEquals(List.of(), m.parsed().documents());
   }
 
+  @Test
+  void aBlockWrittenFromTheValuesIsReportedInTheValuesFileWithTheTemplateAsRelated() throws IOException {
+    Path chart = chart("values-place");
+    List<Seen> all = lint(chart, List.of(), SetValues.NONE);
+    Seen fromCi = only(all, "ci/lifecycle-values.yaml", "HL125", "\"gateway\"");
+    assertEquals(List.of(3, 3), List.of(fromCi.line(), fromCi.column()));
+    assertEquals(List.of("ci/lifecycle-values.yaml"), fromCi.values());
+    Seen fromDefaults = only(all, "values.yaml", "HL125", "\"sidecar\"");
+    assertEquals(List.of(4, 3), List.of(fromDefaults.line(), fromDefaults.column()));
+    // What a template or helper writes itself stays on the template.
+    assertEquals(18, only(all, "templates/worker.yaml", "HL125", "\"worker\"").line());
+    only(all, "templates/deployment.yaml", "HL125", "\"helper-written\"");
+
+    Finding onValues = CHARTS.lint(chart, List.of(), ChartLinter.valuesSets(chart, List.of()), SetValues.NONE,
+        Config.DEFAULT).files().stream().filter(f -> f.displayName().endsWith("lifecycle-values.yaml"))
+        .flatMap(f -> f.result().findings().stream()).findFirst().orElseThrow();
+    Finding.Related template = onValues.related().get(0);
+    assertEquals(chart.resolve("templates/deployment.yaml").toString(), template.file());
+    assertEquals(13, template.range().start().line() + 1);
+  }
+
+  @Test
+  void aValuesFileGivenOnTheCommandLineIsWhereItsBlockIsReported() throws IOException {
+    Path prod = Files.writeString(tmp.resolve("prod.yaml"), """
+        sidecarLifecycle:
+          preStop:
+            exec:
+              command: ["/bin/sh", "-c", "sleep 20"]
+        """);
+    List<Seen> all = new ArrayList<>();
+    Path chart = chart("values-place");
+    for (ChartLinter.ChartFile f : CHARTS.lint(chart, List.of(prod), List.of(ValuesSet.DEFAULTS), SetValues.NONE,
+        Config.DEFAULT).files()) {
+      for (Finding x : f.result().findings()) {
+        all.add(new Seen(f.displayName(), x.range().start().line() + 1, x.range().start().column() + 1,
+            x.ruleId(), x.message(), f.valuesSets().get(x)));
+      }
+    }
+    Seen sidecar = only(all, prod.toString(), "HL125", "\"sidecar\" only sleeps 20s");
+    assertEquals(2, sidecar.line());
+  }
+
+  @Test
+  void crdCopiesFromFilesGetAreReportedOneByOneAndInfoWhenCrdsHoldsThem() throws IOException {
+    List<Seen> all = lint(chart("crd-copies"), List.of(), SetValues.NONE);
+    Seen backups = only(all, "templates/crds.yaml", "HL202", "CustomResourceDefinition/backups.example.com");
+    Seen restores = only(all, "templates/crds.yaml", "HL202", "CustomResourceDefinition/restores.example.com");
+    assertEquals(List.of(2, 2), List.of(backups.line(), restores.line()));
+    assertTrue(backups.message().contains("crds/ directory holds"), backups.message());
+    Seen legacy = only(all, "templates/legacy-crds.yaml", "HL202", "CustomResourceDefinition/schedules.example.com");
+    assertTrue(legacy.message().contains("Put CRDs in the chart's crds/ directory"), legacy.message());
+    List<ChartLinter.ChartFile> files = CHARTS.lint(chart("crd-copies"), List.of(), List.of(ValuesSet.DEFAULTS),
+        SetValues.NONE, Config.DEFAULT).files();
+    Map<String, io.hooklens.core.engine.Severity> severities = new java.util.TreeMap<>();
+    files.forEach(f -> f.result().findings().forEach(x -> severities.put(x.message().replaceAll(".*Definition/(\\w+).*", "$1"),
+        x.severity())));
+    assertEquals(Map.of("backups", io.hooklens.core.engine.Severity.INFO, "restores",
+        io.hooklens.core.engine.Severity.INFO, "schedules", io.hooklens.core.engine.Severity.ERROR), severities);
+  }
+
+  @Test
+  void aFindingThatHoldsOnlyForTheReleaseNameItWasRenderedWithSaysSo() throws IOException {
+    List<Seen> all = lint(chart("release-bound"), List.of(), SetValues.NONE);
+    Seen order = only(all, "templates/hooks.yaml", "HL221", "release-dashboard-scripts");
+    assertTrue(order.message().endsWith("(with release name \"release\" in namespace \"default\", which charts are"
+        + " rendered with; not with release \"dashboard\" in namespace \"dashboard\")"), order.message());
+    Seen pod = only(all, "templates/hooks.yaml", "HL216", "release-smoke-test");
+    assertFalse(pod.message().contains("with release name"), pod.message());
+  }
+
   private Path copyOf(Path chart) throws IOException {
     Path target = tmp.resolve(chart.getFileName().toString());
     try (var files = Files.walk(chart)) {

@@ -74,7 +74,7 @@ public final class SarifFormatter implements Formatter {
           Finding.Related rel = f.related().get(i);
           ObjectNode loc = related.addObject();
           loc.put("id", i + 1);
-          location(loc, uri, rel.range());
+          location(loc, rel.file() == null ? uri : uri(rel.file()), rel.range());
           loc.putObject("message").put("text", rel.message());
         }
       }
