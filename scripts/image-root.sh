@@ -5,7 +5,8 @@
 #   scripts/image-root.sh JAR DIR    JAR: the shaded CLI (for its module list); DIR: made anew
 # The runtime comes from this machine's JDK (JAVA_HOME, else the java on PATH) and the C libraries from the
 # same machine, the ones that JDK was built against: no registry is needed, and the same machine makes the same
-# files (Jib fixes timestamps and order, so the image digest follows).
+# files (Jib fixes timestamps and order, so the layers' digests follow) but for the JDK's class-data archive,
+# which JDK 17 writes differently each time: the runtime's layer changes with every build, the others do not.
 set -euo pipefail
 
 jar="$1"
