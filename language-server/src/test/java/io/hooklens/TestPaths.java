@@ -30,8 +30,13 @@ public final class TestPaths {
    * nothing it writes reaches the repository.
    */
   public static Path chartCopy(String name, Path dir) throws IOException {
-    Path source = testResources().resolve("charts").resolve(name);
     Path target = dir.resolve(name);
+    copyTree(testResources().resolve("charts").resolve(name), target);
+    return target;
+  }
+
+  /** Copies a folder and everything under it to {@code target}. */
+  public static void copyTree(Path source, Path target) throws IOException {
     try (var files = Files.walk(source)) {
       for (Path p : files.toList()) {
         Path t = target.resolve(source.relativize(p).toString());
@@ -42,7 +47,6 @@ public final class TestPaths {
         }
       }
     }
-    return target;
   }
 
   /**

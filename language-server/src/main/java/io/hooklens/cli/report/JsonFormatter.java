@@ -85,6 +85,7 @@ public final class JsonFormatter implements Formatter {
     summary.put("infos", totals.infos());
     summary.put("suppressed", totals.suppressed());
     totals.fixed().ifPresent(n -> summary.put("fixed", n));
+    totals.baselined().ifPresent(n -> summary.put("baselined", n));
     write(() -> {
       json.writeEndArray();
       json.writeFieldName("summary");
