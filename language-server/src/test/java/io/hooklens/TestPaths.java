@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 
 /** Locations the tests read: the repository root, and the real-world corpus when one is named. */
@@ -30,19 +31,24 @@ public final class TestPaths {
    * nothing it writes reaches the repository.
    */
   public static Path chartCopy(String name, Path dir) throws IOException {
-    Path source = testResources().resolve("charts").resolve(name);
     Path target = dir.resolve(name);
-    try (var files = Files.walk(source)) {
+    copyTree(testResources().resolve("charts").resolve(name), target);
+    return target;
+  }
+
+  /** A copy of the file or folder {@code from} at {@code to}, modes kept (a copied script stays executable). */
+  public static void copyTree(Path from, Path to) throws IOException {
+    try (var files = Files.walk(from)) {
       for (Path p : files.toList()) {
-        Path t = target.resolve(source.relativize(p).toString());
+        Path t = to.resolve(from.relativize(p).toString());
         if (Files.isDirectory(p)) {
           Files.createDirectories(t);
         } else {
-          Files.copy(p, t);
+          Files.createDirectories(t.getParent());
+          Files.copy(p, t, StandardCopyOption.COPY_ATTRIBUTES);
         }
       }
     }
-    return target;
   }
 
   /**

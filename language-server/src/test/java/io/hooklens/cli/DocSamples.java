@@ -87,7 +87,7 @@ final class DocSamples {
     Path root = TestPaths.repoRoot();
     Path work = Files.createTempDirectory("hooklens-doc-");
     try {
-      copy(root.resolve("examples"), work.resolve("examples"));
+      TestPaths.copyTree(root.resolve("examples"), work.resolve("examples"));
       List<String> args = new ArrayList<>();
       for (String arg : sample.argv()) {
         boolean example = arg.equals("examples") || arg.startsWith("examples/");
@@ -179,19 +179,6 @@ final class DocSamples {
       words.add(word.toString());
     }
     return words;
-  }
-
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path p : files.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    }
   }
 
   private static void delete(Path dir) throws IOException {
