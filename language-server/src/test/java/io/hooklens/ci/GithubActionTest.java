@@ -3,6 +3,7 @@ package io.hooklens.ci;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hooklens.TestPaths;
 import java.io.IOException;
@@ -134,6 +135,22 @@ class GithubActionTest {
     assertEquals("2", broken.outputs().get("exit-code"));
     assertEquals("1", broken.outputs().get("findings"), "the paths that can be read are still linted");
     assertTrue(broken.summary().contains("failed with exit code 2"), broken.summary());
+  }
+
+  @Test
+  void aBaselineLeavesOnlyNewFindings() throws Exception {
+    Path workspace = Files.createDirectories(dir.resolve("workspace"));
+    Files.copy(TestPaths.repoRoot().resolve("examples/overrun.yaml"), workspace.resolve("overrun.yaml"));
+    Map<String, String> env = Map.of("JAVA_HOME", System.getProperty("java.home"));
+    Shell help = Shell.run(workspace, env, List.of(action.resolve("hooklens").toString(), "lint", "--help"));
+    assumeTrue(help.out().contains("--baseline="), "this CLI has no --baseline option yet");
+    Shell written = Shell.run(workspace, env, List.of(action.resolve("hooklens").toString(), "lint",
+        "--write-baseline", "baseline.json", "overrun.yaml"));
+    assertTrue(Files.exists(workspace.resolve("baseline.json")), written.both());
+
+    Step step = lint(workspace, Map.of("paths", "overrun.yaml", "baseline", "baseline.json"));
+    assertEquals(0, step.exit(), step.log());
+    assertEquals("0", step.outputs().get("findings"), step.log());
   }
 
   @Test
