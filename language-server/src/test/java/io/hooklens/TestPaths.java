@@ -36,11 +36,14 @@ public final class TestPaths {
     return target;
   }
 
-  /** A copy of the file or folder {@code from} at {@code to}, modes kept (a copied script stays executable). */
-  public static void copyTree(Path from, Path to) throws IOException {
-    try (var files = Files.walk(from)) {
+  /**
+   * Copies a file, or a folder and everything under it, to {@code target}, modes kept (a copied script stays
+   * executable).
+   */
+  public static void copyTree(Path source, Path target) throws IOException {
+    try (var files = Files.walk(source)) {
       for (Path p : files.toList()) {
-        Path t = to.resolve(from.relativize(p).toString());
+        Path t = target.resolve(source.relativize(p).toString());
         if (Files.isDirectory(p)) {
           Files.createDirectories(t);
         } else {

@@ -89,7 +89,7 @@ public class ChartLintCost {
   public List<ChartLinter.ChartFile> lint() throws IOException {
     List<ChartLinter.ChartFile> out = new ArrayList<>();
     for (Path dir : dirs) {
-      out.addAll(linter.lint(dir, List.of(), List.of(ValuesSet.DEFAULTS), SetValues.NONE, Config.DEFAULT));
+      out.addAll(linter.lint(dir, List.of(), List.of(ValuesSet.DEFAULTS), SetValues.NONE, Config.DEFAULT).files());
     }
     return out;
   }

@@ -4,22 +4,34 @@ import io.hooklens.chart.ChartLinter;
 import io.hooklens.chart.SetValues;
 import io.hooklens.chart.ValuesSet;
 import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.helm.HelmAnnotations;
 import io.hooklens.core.yaml.ParsedFile;
+import io.hooklens.core.yaml.Position;
 import io.hooklens.core.yaml.Range;
+import io.hooklens.core.yaml.SourceText;
+import io.hooklens.core.yaml.TemplateMask;
+import io.hooklens.core.yaml.YScalar;
+import io.hooklens.core.yaml.YamlReader;
 import io.hooklens.rules.input.HelmRenderFailed;
 import io.hooklens.run.Origin;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Linting a Helm chart, for {@code hooklens lint} and the editor alike: rendered with real Helm once per values
@@ -29,6 +41,8 @@ import java.util.function.Function;
  */
 public final class ChartLint {
   private static final String CHART_YAML = "Chart.yaml";
+  private static final Pattern DEFINE = Pattern.compile("(\\{\\{-?\\s*)define\\b");
+  private static final Pattern MANIFEST_KIND = Pattern.compile("(?m)^[ \\t]*kind:[ \\t]*[A-Z]\\w*[ \\t]*$");
   private static final String RENDER_FAILED = HelmRenderFailed.class.getAnnotation(RuleInfo.class).id();
 
   /**
@@ -78,8 +92,11 @@ public final class ChartLint {
     };
   }
 
-  /** A chart's manifests from one render, and where each place in them comes from in the chart. */
-  public record Manifests(ParsedFile parsed, Function<Range, Origin> origins) {}
+  /**
+   * A chart's manifests from one render, where each place in them comes from in the chart, and what the render
+   * left out or was given in place of values (a note each).
+   */
+  public record Manifests(ParsedFile parsed, Function<Range, Origin> origins, List<String> notes) {}
 
   private final Linter linter;
   private final ChartLinter charts;
@@ -149,10 +166,11 @@ public final class ChartLint {
     }
     String chartYaml = dir.resolve(CHART_YAML).toString();
     List<ValuesSet> sets = ChartLinter.valuesSets(dir, values.extraSets(), config.charts());
-    List<ChartLinter.ChartFile> rendered = charts.lint(dir, values.layered(), sets,
+    ChartLinter.Linted linted = charts.lint(dir, values.layered(), sets,
         ChartLinter.setValues(config.charts(), values.set()), config);
+    List<ChartLinter.ChartFile> rendered = linted.files();
     List<LintedFile> files = new ArrayList<>();
-    if (noneRendered(rendered, sets)) {
+    if (linted.rendered() == 0) {
       // Keep what can be checked without Helm: the render failure, plus each file on its own.
       rendered.stream().filter(f -> f.displayName().equals(chartYaml) || hasRenderFailure(f))
           .forEach(f -> files.add(new LintedFile(f.displayName(), f.result(), f.valuesSets())));
@@ -169,12 +187,19 @@ public final class ChartLint {
     return new Outcome(files, sets.size(), Optional.empty(), List.of(), List.of());
   }
 
+  /** Helm's refusal to render a chart; the message says so on one line. */
+  public static final class Refused extends IOException {
+    public Refused(String message) {
+      super(message);
+    }
+  }
+
   /**
    * Renders a chart once, as {@code helm template} does with the layered values files and the set values (and
    * those of the configuration), for the configuration's Kubernetes version.
    *
    * @throws IOException when the directory is no chart, Helm cannot run here, the chart cannot be read, or Helm
-   *     refuses it; its message says which on one line
+   *     refuses it ({@link Refused}); its message says which on one line
    */
   public static Manifests manifests(Path chart, Values values, Config config) throws IOException {
     if (!isChart(chart)) {
@@ -188,20 +213,119 @@ public final class ChartLint {
     ChartLinter.Rendering r = ChartLinter.render(chart, values.layered(),
         ChartLinter.setValues(config.charts(), values.set()), config.targets().kubernetes());
     if (r instanceof ChartLinter.Refused refused) {
-      throw new IOException("Helm cannot render " + chart + ": " + refused.message());
+      throw new Refused("Helm cannot render " + chart + ": " + refused.message());
     }
     ChartLinter.Manifests m = (ChartLinter.Manifests) r;
     return new Manifests(m.parsed(), range -> {
       ChartLinter.Place place = m.place(range);
       return new Origin(place.file(), place.range().start());
-    });
+    }, m.notes());
+  }
+
+  /**
+   * A chart's templates read with their actions masked, as one stream of documents, for when Helm refuses it: what
+   * {@code hooks} can still show. A value an action writes is unknown, and so is the place of a hook whose event or
+   * weight an action writes; each such hook is named in a note.
+   */
+  public static Manifests masked(Path chart) throws IOException {
+    StringBuilder text = new StringBuilder();
+    TreeMap<Integer, String> starts = new TreeMap<>();
+    int line = 0;
+    for (Path file : InputFiles.walkChart(chart, n -> { })) {
+      String name = chart.relativize(file).toString();
+      if (!isTemplate(name)) {
+        continue;
+      }
+      String source = Files.readString(file, StandardCharsets.UTF_8);
+      // Each file its own document, as Helm's output would have it; the separator takes the line before it.
+      text.append("---\n");
+      starts.put(++line, file.toString());
+      String masked = TemplateMask.mask(source);
+      text.append(masked);
+      if (!masked.endsWith("\n")) {
+        text.append('\n');
+      }
+      line += (int) masked.chars().filter(c -> c == '\n').count() + (masked.endsWith("\n") ? 0 : 1);
+    }
+    ParsedFile parsed = new YamlReader().read(new SourceText(text.toString()), false);
+    Function<Range, Origin> origins = range -> {
+      Map.Entry<Integer, String> at = starts.floorEntry(range.start().line());
+      return at == null ? new Origin(chart.resolve(CHART_YAML).toString(), range.start())
+          : new Origin(at.getValue(), new Position(range.start().line() - at.getKey(), range.start().column()));
+    };
+    List<String> notes = new ArrayList<>();
+    for (Resource r : HookDocument.of(chart.toString(), parsed).resources()) {
+      for (String key : List.of(HelmAnnotations.HOOK, HelmAnnotations.WEIGHT)) {
+        YScalar v = HelmAnnotations.annotation(r, key);
+        if (v != null && v.value() != null && v.value().indexOf(TemplateMask.PLACEHOLDER) >= 0) {
+          Origin o = origins.apply(v.range());
+          notes.add(o.file() + ":" + (o.position().line() + 1) + ": a " + r.kind() + " whose " + key
+              + " a template action writes is not placed");
+          break;
+        }
+      }
+    }
+    return new Manifests(parsed, origins, notes);
+  }
+
+  /**
+   * A named template file linted as a template: the masked reading leaves out a {@code define}'s body, which is
+   * not output where it stands, so each {@code define} is read as a {@code with} of the same length, whose body
+   * is. Findings are reported on the text as written.
+   */
+  private LintResult namedTemplates(String name, byte[] bytes, Config config) {
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    String read = DEFINE.matcher(text).replaceAll("$1with  ");
+    LintResult result = linter.lint(name, read, config);
+    return new LintResult(linter.parse(name, text), result.findings(), result.suppressed(), result.failures());
+  }
+
+  /**
+   * The named template files ({@code .tpl}) of a chart that define a manifest, a line of theirs starting with
+   * {@code kind:}: a resource that only an {@code include} makes a document, which Helm would render. Hidden
+   * folders are left out, as the walk leaves them out.
+   */
+  private static List<Path> manifestTemplates(Path dir) throws IOException {
+    List<Path> tpl;
+    try (Stream<Path> all = Files.walk(dir)) {
+      tpl = all.filter(p -> p.getFileName().toString().endsWith(".tpl") && Files.isRegularFile(p)).toList();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    List<Path> out = new ArrayList<>();
+    for (Path p : tpl) {
+      String relative = dir.relativize(p).toString();
+      if (relative.startsWith(".") || relative.contains("/.")) {
+        continue;
+      }
+      try {
+        if (MANIFEST_KIND.matcher(Files.readString(p, StandardCharsets.UTF_8)).find()) {
+          out.add(p);
+        }
+      } catch (IOException e) {
+        // A file that cannot be read as UTF-8 text is left out, as one the walk cannot read.
+      }
+    }
+    return out;
+  }
+
+  /** Whether Helm reads a chart file as a template that renders: under a templates/ folder, not named _*. */
+  private static boolean isTemplate(String relative) {
+    Path p = Path.of(relative);
+    return !p.getFileName().toString().startsWith("_") && (relative.startsWith("templates/")
+        || relative.contains("/templates/"));
   }
 
   /** The chart's files linted one by one, each with its own configuration, unless excluded. */
   private List<LintedFile> oneByOne(Path dir, Scope scope, boolean notRendered, List<String> problems,
       List<String> notes) throws IOException, ConfigResolver.ConfigException {
     List<LintedFile> files = new ArrayList<>();
-    for (Path file : InputFiles.walkChart(dir, notes::add)) {
+    List<Path> walked = new ArrayList<>(InputFiles.walkChart(dir, notes::add));
+    if (notRendered) {
+      walked.addAll(manifestTemplates(dir));
+      walked.sort(null);
+    }
+    for (Path file : walked) {
       Optional<Config> config = scope.forFile(file);
       if (config.isEmpty()) {
         continue;
@@ -214,22 +338,11 @@ public final class ChartLint {
         continue;
       }
       Config c = notRendered ? config.get().forChartNotRendered() : config.get();
-      files.add(new LintedFile(file.toString(), linter.lint(file.toString(), bytes, c), Map.of()));
+      LintResult result = file.getFileName().toString().endsWith(".tpl") ? namedTemplates(file.toString(), bytes, c)
+          : linter.lint(file.toString(), bytes, c);
+      files.add(new LintedFile(file.toString(), result, Map.of()));
     }
     return files;
-  }
-
-  /** Whether Helm rendered no values set: every set gave a render failure. */
-  private static boolean noneRendered(List<ChartLinter.ChartFile> files, List<ValuesSet> sets) {
-    Set<String> failed = new HashSet<>();
-    for (ChartLinter.ChartFile f : files) {
-      f.valuesSets().forEach((finding, labels) -> {
-        if (finding.ruleId().equals(RENDER_FAILED)) {
-          failed.addAll(labels);
-        }
-      });
-    }
-    return sets.stream().allMatch(s -> failed.contains(s.label()));
   }
 
   private static boolean hasRenderFailure(ChartLinter.ChartFile f) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.HashMap;
@@ -21,8 +22,12 @@ import java.util.Optional;
 public final class ConfigResolver {
   public static final String FILE_NAME = ".hooklens.yaml";
 
-  /** A configuration with the directory its exclude globs are relative to. */
-  public record Resolved(Config config, Path base, List<PathMatcher> excludes) {
+  /**
+   * A configuration with the directory its exclude globs are relative to.
+   *
+   * @param baseline the baseline file it names, resolved against its directory; null when it names none
+   */
+  public record Resolved(Config config, Path base, List<PathMatcher> excludes, Path baseline) {
     public boolean excludes(Path file) {
       Path abs = file.toAbsolutePath().normalize();
       if (base == null || !abs.startsWith(base)) {
@@ -57,7 +62,7 @@ public final class ConfigResolver {
     }
     Path dir = file.toAbsolutePath().normalize().getParent();
     Resolved found = dir == null ? null : find(dir);
-    return found != null ? found : new Resolved(Config.DEFAULT, null, List.of());
+    return found != null ? found : new Resolved(Config.DEFAULT, null, List.of(), null);
   }
 
   private Resolved find(Path dir) throws ConfigException {
@@ -98,7 +103,13 @@ public final class ConfigResolver {
         .flatMap(g -> List.of(g, "**/" + g).stream())
         .map(g -> FileSystems.getDefault().getPathMatcher("glob:" + g))
         .toList();
-    r = new Resolved(result.config(), key.getParent(), excludes);
+    Path baseline;
+    try {
+      baseline = result.baseline() == null ? null : key.getParent().resolve(result.baseline()).normalize();
+    } catch (InvalidPathException e) {
+      throw new ConfigException("invalid configuration " + file + ": baseline: " + e.getMessage());
+    }
+    r = new Resolved(result.config(), key.getParent(), excludes, baseline);
     byFile.put(key, r);
     return r;
   }

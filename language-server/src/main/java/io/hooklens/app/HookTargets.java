@@ -12,6 +12,8 @@ import io.hooklens.run.Origin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
@@ -37,8 +39,9 @@ public final class HookTargets {
    *
    * @param config the configuration of their place, which their findings are linted with
    * @param origins for a chart, the way from a place in its manifests to its files; else null
+   * @param notes for a chart Helm rendered in part, what it left out or was given in place of values
    */
-  public record Target(HookDocument doc, Config config, Function<Range, Origin> origins) {
+  public record Target(HookDocument doc, Config config, Function<Range, Origin> origins, List<String> notes) {
     /** The file and place a place in the manifests comes from. */
     public Origin origin(Range range) {
       return origins != null ? origins.apply(range) : new Origin(doc.name(), range.start());
@@ -49,6 +52,10 @@ public final class HookTargets {
   public static final class Unavailable extends Exception {
     public Unavailable(String message) {
       super(message, null, false, false);
+    }
+
+    Unavailable(String message, Throwable cause) {
+      super(message, cause, false, false);
     }
   }
 
@@ -66,6 +73,19 @@ public final class HookTargets {
    */
   public Target named(Path target, ChartLint.Values values, Reading reading)
       throws Unavailable, ConfigResolver.ConfigException {
+    return named(target, values, reading, false);
+  }
+
+  /**
+   * What a command line names, as {@link #named}, for a plan that is only shown: a chart Helm refuses is read from
+   * its templates ({@link #chartOrTemplates}), and a file as Helm reads its own output.
+   */
+  public Target namedForPlan(Path target, ChartLint.Values values) throws Unavailable, ConfigResolver.ConfigException {
+    return named(target, values, Reading.RENDERED, true);
+  }
+
+  private Target named(Path target, ChartLint.Values values, Reading reading, boolean templatesWhenRefused)
+      throws Unavailable, ConfigResolver.ConfigException {
     Optional<String> unreadable = InputFiles.unreadable(target);
     if (unreadable.isPresent()) {
       throw new Unavailable(target + ": " + unreadable.get());
@@ -74,7 +94,8 @@ public final class HookTargets {
     if (chart != null) {
       // Helm's worker starts while the configuration is read.
       ChartLint.prepare();
-      return chart(chart, values, configs.forFile(chart.resolve(CHART_YAML)).config());
+      Config config = configs.forFile(chart.resolve(CHART_YAML)).config();
+      return templatesWhenRefused ? chartOrTemplates(chart, values, config) : chart(chart, values, config);
     }
     if (!values.equals(ChartLint.Values.NONE)) {
       throw new Unavailable("--values and --set apply to charts only; " + target + " is rendered already");
@@ -89,9 +110,35 @@ public final class HookTargets {
   public Target chart(Path chart, ChartLint.Values values, Config config) throws Unavailable {
     try {
       ChartLint.Manifests rendered = ChartLint.manifests(chart, values, config);
-      return new Target(HookDocument.of(chart.toString(), rendered.parsed()), config, rendered.origins());
+      return new Target(HookDocument.of(chart.toString(), rendered.parsed()), config, rendered.origins(),
+          rendered.notes());
     } catch (IOException e) {
-      throw new Unavailable(e.getMessage());
+      throw new Unavailable(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * A chart's manifests as {@link #chart} renders them, or, when Helm refuses the chart, its templates read with
+   * their actions masked, with notes saying so and naming the hooks whose place is unknown: for {@code hooks},
+   * which shows what it can. A run needs what Helm installs, and uses {@link #chart}.
+   */
+  public Target chartOrTemplates(Path chart, ChartLint.Values values, Config config) throws Unavailable {
+    try {
+      return chart(chart, values, config);
+    } catch (Unavailable refusal) {
+      if (!(refusal.getCause() instanceof ChartLint.Refused)) {
+        throw refusal;
+      }
+      try {
+        ChartLint.Manifests masked = ChartLint.masked(chart);
+        List<String> notes = new ArrayList<>();
+        notes.add(refusal.getMessage() + "; the hooks are read from its templates with their actions masked, so"
+            + " the values, conditions and includes of the templates are not applied");
+        notes.addAll(masked.notes());
+        return new Target(HookDocument.of(chart.toString(), masked.parsed()), config, masked.origins(), notes);
+      } catch (IOException e) {
+        throw new Unavailable("cannot read " + chart + ": " + IoErrors.reason(e));
+      }
     }
   }
 
@@ -122,6 +169,6 @@ public final class HookTargets {
             : ""));
       }
     }
-    return new Target(doc, config, null);
+    return new Target(doc, config, null, List.of());
   }
 }

@@ -24,7 +24,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The copy of a chart that Helm renders instead of the chart itself: every text file rewritten by
@@ -59,9 +61,21 @@ final class ChartCopy implements AutoCloseable {
   /** A file of the copy: its bytes as Helm reads them, and the file they came from. */
   private record Entry(byte[] bytes, Origin origin) {}
 
+  /**
+   * A dependency a chart declares and does not have in its {@code charts/}, stubbed in the copy: Helm refuses a
+   * chart with any missing dependency, enabled or not, so the stub lets the chart's own templates render.
+   *
+   * @param name the dependency's name
+   * @param declaredIn the Chart.yaml (or requirements.yaml) that declares it
+   * @param line the 0-based line of its entry there
+   */
+  record Stub(String name, Origin declaredIn, int line) {}
+
   private static final String CHART_YAML = "Chart.yaml";
   /** The archive's top folder; Helm drops the first element of every path in a chart archive. */
   private static final String TOP = "chart/";
+  /** The file of the copy that defines the named templates of stubbed dependencies. */
+  private static final String STUB_DEFINITIONS = "templates/_hooklens-stubbed-dependencies.tpl";
 
   private final Path temp;
   private final Path chartDir;
@@ -71,6 +85,7 @@ final class ChartCopy implements AutoCloseable {
   /** Paths of the copy that Helm may print, and what to print instead; values files first. */
   private final Map<String, String> messagePaths = new LinkedHashMap<>();
   private final Map<String, String> subcharts = new HashMap<>();
+  private final List<Stub> stubs = new ArrayList<>();
   private Path root;
   private int valueFiles;
 
@@ -84,6 +99,7 @@ final class ChartCopy implements AutoCloseable {
     ChartCopy copy = new ChartCopy(Files.createTempDirectory("hooklens-chart-"), chartDir);
     try {
       copy.add(copy.read());
+      copy.stubMissingDependencies();
       copy.write();
     } catch (IOException | RuntimeException e) {
       copy.close();
@@ -97,9 +113,21 @@ final class ChartCopy implements AutoCloseable {
     return root;
   }
 
+  /** The dependencies stubbed in the copy, in the order their charts declare them. */
+  List<Stub> stubs() {
+    return List.copyOf(stubs);
+  }
+
   /** The chart's {@code Chart.yaml}. */
   Origin chartYaml() {
     return file(CHART_YAML);
+  }
+
+  /** The chart's name as its Chart.yaml gives it, or null. */
+  String chartName() throws IOException {
+    Origin o = chartYaml();
+    return o == null ? null : chartMetadata(o.text().getBytes(StandardCharsets.UTF_8)).map(m -> m.string("name"))
+        .orElse(null);
   }
 
   /** How reports name a path relative to the chart. */
@@ -111,6 +139,12 @@ final class ChartCopy implements AutoCloseable {
   Origin file(String relative) {
     Entry e = files.get(normalize(relative));
     return e == null ? null : e.origin();
+  }
+
+  /** The chart file at a path on disk, when the path is inside the chart; or null. */
+  Origin inChart(Path file) {
+    Path dir = chartDir.toAbsolutePath().normalize();
+    return file.startsWith(dir) ? file(dir.relativize(file).toString()) : null;
   }
 
   private static String normalize(String relative) {
@@ -227,6 +261,75 @@ final class ChartCopy implements AutoCloseable {
     } catch (CharacterCodingException e) {
       return null;
     }
+  }
+
+  /**
+   * Stubs every declared dependency the chart (or a subchart in it) lacks: a chart with only a Chart.yaml in its
+   * place, so that Helm's check passes and the dependency's values are taken as usual; and, since templates
+   * of the chart may include the dependency's named templates, an empty definition for every named template
+   * that is used and that no file of the copy defines. Helm's namespace of named templates is one for the
+   * chart and its subcharts, so the definitions go in one file of the chart's own; a file whose name starts
+   * with {@code _} renders nothing.
+   */
+  private void stubMissingDependencies() {
+    List<String> charts = new ArrayList<>();
+    for (String rel : files.keySet()) {
+      if (rel.equals(CHART_YAML) || rel.endsWith("/" + CHART_YAML) && isSubchartDir(rel)) {
+        charts.add(rel.substring(0, rel.length() - CHART_YAML.length()));
+      }
+    }
+    for (String dir : charts) {
+      Map<String, String> vendored = new HashMap<>();
+      for (String sub : charts) {
+        if (sub.startsWith(dir + "charts/") && sub.indexOf('/', dir.length() + "charts/".length()) == sub.length() - 1) {
+          chartMetadata(files.get(sub + CHART_YAML).bytes()).map(m -> m.string("name"))
+              .ifPresent(n -> vendored.put(n, sub));
+        }
+      }
+      for (String file : List.of(CHART_YAML, "requirements.yaml")) {
+        Entry e = files.get(dir + file);
+        YSeq deps = e == null ? null : chartMetadata(e.bytes()).map(x -> x.seq("dependencies")).orElse(null);
+        for (YNode d : deps == null ? List.<YNode>of() : deps.items()) {
+          YMap dep = d.asMap();
+          String name = dep == null ? null : dep.string("name");
+          String folder = dir + "charts/" + name + "/";
+          if (name == null || !name.matches("[\\w.-]+") || vendored.containsKey(name) || hasFolder(files, folder)) {
+            continue;
+          }
+          String text = "apiVersion: v2\nname: " + name + "\nversion: 0.0.0\n";
+          files.put(folder + CHART_YAML, new Entry(text.getBytes(StandardCharsets.UTF_8),
+              new Origin(displayName(folder + CHART_YAML), null, text)));
+          vendored.put(name, folder);
+          stubs.add(new Stub(name, e.origin(), dep.range().start().line()));
+        }
+      }
+    }
+    if (!stubs.isEmpty()) {
+      String definitions = NamedTemplates.undefined(textsOfTemplates());
+      if (!definitions.isEmpty()) {
+        files.put(STUB_DEFINITIONS, new Entry(definitions.getBytes(StandardCharsets.UTF_8),
+            new Origin(displayName(STUB_DEFINITIONS), null, definitions)));
+      }
+    }
+  }
+
+  /** Whether a Chart.yaml's folder is a subchart's: {@code charts/NAME/Chart.yaml}, at any depth. */
+  private static boolean isSubchartDir(String chartYaml) {
+    String dir = chartYaml.substring(0, chartYaml.length() - CHART_YAML.length() - 1);
+    int slash = dir.lastIndexOf('/');
+    return slash > 0 && (dir.substring(0, slash).equals("charts") || dir.substring(0, slash).endsWith("/charts"));
+  }
+
+  /** The text of every file of the copy that Helm reads as a template: templates, and values a tpl may render. */
+  private List<String> textsOfTemplates() {
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, Entry> f : files.entrySet()) {
+      String text = f.getValue().origin().decoded();
+      if (text != null && (isTemplate(f.getKey()) || f.getKey().endsWith(".yaml"))) {
+        out.add(text);
+      }
+    }
+    return out;
   }
 
   /** Writes what Helm loads: the archive when the chart's .helmignore can be applied here, else a folder. */
@@ -375,6 +478,31 @@ final class ChartCopy implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * The names of the CustomResourceDefinitions in the chart's {@code crds/} directories and its subcharts',
+   * which Helm installs as they are, before the templates.
+   */
+  Set<String> crdNames() {
+    Set<String> names = new TreeSet<>();
+    for (Map.Entry<String, Entry> f : files.entrySet()) {
+      String rel = f.getKey();
+      boolean crd = rel.startsWith("crds/") || rel.matches("(charts/[^/]+/)+crds/.*");
+      String text = crd && rel.matches(".*\\.(yaml|yml|json)") ? f.getValue().origin().decoded() : null;
+      if (text == null) {
+        continue;
+      }
+      for (YamlDocument d : new YamlReader().read(new SourceText(text), false).documents()) {
+        YMap root = d.root() == null ? null : d.root().asMap();
+        YMap metadata = root == null ? null : root.map("metadata");
+        if (metadata != null && "CustomResourceDefinition".equals(root.string("kind"))
+            && metadata.string("name") != null) {
+          names.add(metadata.string("name"));
+        }
+      }
+    }
+    return names;
   }
 
   /** The first mapping of a chart's metadata file (Chart.yaml, requirements.yaml), if it has one. */

@@ -14,15 +14,18 @@ import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.TemplateMask;
 import io.hooklens.core.yaml.YamlReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -59,11 +62,18 @@ public final class ChartLinter {
     private final ParsedFile parsed;
     private final ManifestMap map;
     private final String chartYaml;
+    private final List<String> notes;
 
-    private Manifests(ParsedFile parsed, ManifestMap map, String chartYaml) {
+    private Manifests(ParsedFile parsed, ManifestMap map, String chartYaml, List<String> notes) {
       this.parsed = parsed;
       this.map = map;
       this.chartYaml = chartYaml;
+      this.notes = List.copyOf(notes);
+    }
+
+    /** What Helm left out or was given in place of values, each after the file and line it is about. */
+    public List<String> notes() {
+      return notes;
     }
 
     public ParsedFile parsed() {
@@ -77,6 +87,9 @@ public final class ChartLinter {
     }
   }
 
+
+  /** How many times a values set is rendered again with placeholders, for values named one refusal after another. */
+  private static final int PLACEHOLDER_RENDERS = 12;
 
   private final Linter linter;
   private final YamlReader reader = new YamlReader();
@@ -182,7 +195,9 @@ public final class ChartLinter {
 
   /**
    * Renders a chart once, as {@code helm template} does with {@code -f} for each values file in order and
-   * the values set: for tools that need Helm's output rather than findings.
+   * the values set: for tools that need Helm's output rather than findings. A dependency missing from
+   * {@code charts/} is left out, and a value Helm refuses to go without gets a placeholder; the manifests'
+   * notes say so.
    */
   public static Rendering render(Path chartDir, List<Path> valuesFiles, SetValues setValues,
       Version kubernetes) throws IOException {
@@ -191,34 +206,53 @@ public final class ChartLinter {
       for (Path f : valuesFiles) {
         copies.add(copy.values(new ValuesSet(f.toString(), f)));
       }
-      ChartRenderer.Rendering r = ChartRenderer.render(copy, copies, setValues.forHelm(copy), kubernetes);
-      if (r instanceof ChartRenderer.Failed failed) {
-        return new Refused(RenderFailure.message(failed.message(), copy));
+      Attempt a = attempt(copy, copies, setValues.forHelm(copy), kubernetes);
+      if (!(a.last() instanceof ChartRenderer.Rendered rendered)) {
+        return new Refused(refusal(((ChartRenderer.Failed) a.first()).message(), copy));
       }
-      String manifests = ((ChartRenderer.Rendered) r).manifests();
-      ParsedFile parsed = new YamlReader().read(new SourceText(manifests), false);
+      List<String> notes = new ArrayList<>();
+      for (ChartCopy.Stub stub : copy.stubs()) {
+        notes.add(stub.declaredIn().displayName() + ":" + (stub.line() + 1) + ": " + withoutDependency(stub));
+      }
+      if (!a.placeholders().isEmpty()) {
+        notes.add(chartDir + ": " + withPlaceholders(a.placeholders()));
+      }
+      ParsedFile parsed = new YamlReader().read(new SourceText(rendered.manifests()), false);
       // The map reads every template while the copy still exists; it needs nothing from the copy later.
-      return new Manifests(parsed, new ManifestMap(parsed, new TemplateFiles(copy)), copy.chartYaml().displayName());
+      return new Manifests(parsed, new ManifestMap(parsed, new TemplateFiles(copy)), copy.chartYaml().displayName(),
+          notes);
     }
   }
 
   /**
-   * Lints a chart. The result lists the chart's Chart.yaml first (with Helm's chart-level failures,
-   * the suppressed count and rule failures), then every file a rendered document or a failure came
-   * from, sorted by name.
+   * A chart linted.
+   *
+   * @param files Chart.yaml first (with Helm's chart-level failures, the suppressed count and rule failures), then
+   *     every file a rendered document or a failure came from, sorted by name
+   * @param rendered how many values sets Helm rendered, in full or in part
+   */
+  public record Linted(List<ChartFile> files, int rendered) {}
+
+  /**
+   * Lints a chart. A dependency missing from {@code charts/} is left out of every rendering, and a values set Helm
+   * refuses for a value it names is rendered again with a placeholder for it; each is an HL006 note, with the
+   * values sets it applies to.
    *
    * @param layered values files on top of every values set's, as helm -f in order
    * @param setValues values set on every values set
    */
-  public List<ChartFile> lint(Path chartDir, List<Path> layered, List<ValuesSet> sets, SetValues setValues,
-      Config config) throws IOException {
+  public Linted lint(Path chartDir, List<Path> layered, List<ValuesSet> sets, SetValues setValues,
+      Config chartConfig) throws IOException {
     try (ChartCopy copy = ChartCopy.of(chartDir)) {
+      Config config = chartConfig.withChartCrds(copy.crdNames());
       Collector out = new Collector(copy);
       SetValues.ForHelm forHelm = setValues.forHelm(copy);
       List<Path> layeredCopies = new ArrayList<>();
       for (Path f : layered) {
         layeredCopies.add(copy.values(new ValuesSet(f.toString(), f)));
       }
+      int renderedSets = 0;
+      Map<Path, ValuesPlaces.ValuesFile> valuesRead = new HashMap<>();
       for (ValuesSet set : sets) {
         Path valuesFile = set.file() == null ? null : copy.values(set);
         List<Path> files = new ArrayList<>();
@@ -226,20 +260,187 @@ public final class ChartLinter {
           files.add(valuesFile);
         }
         files.addAll(layeredCopies);
-        ChartRenderer.Rendering r = ChartRenderer.render(copy, files, forHelm, config.targets().kubernetes());
-        if (r instanceof ChartRenderer.Rendered rendered) {
-          rendered(rendered.manifests(), set, copy, config, out);
-          skipped(rendered.skippedHooks(), set, copy, config, out);
-        } else if (r instanceof ChartRenderer.Failed failed) {
+        Attempt a = attempt(copy, files, forHelm, config.targets().kubernetes());
+        if (a.first() instanceof ChartRenderer.Failed failed) {
           failed(failed.message(), valuesFile, set, copy, config, out);
         }
+        if (a.last() instanceof ChartRenderer.Rendered rendered) {
+          renderedSets++;
+          ValuesPlaces values = valuesPlaces(copy, set, layered, valuesRead);
+          List<Placed> placed = rendered(rendered.manifests(), copy, config, out, values);
+          Set<String> releaseBound = releaseBound(placed, copy, a.files(), forHelm, config, out, values);
+          for (Placed p : placed) {
+            Finding f = p.finding();
+            boolean bound = releaseBound.contains(p.key());
+            out.add(p.file(), !bound ? f : new Finding(f.ruleId(), f.ruleName(), f.severity(),
+                f.message() + " (" + releaseNote(copy) + ")", f.range(), f.document(), f.resource(), f.related()),
+                set);
+          }
+          skipped(rendered.skippedHooks(), set, copy, config, out);
+          partial(a, valuesFile, set, copy, config, out);
+        }
       }
-      return out.results();
+      return new Linted(out.results(), renderedSets);
     }
   }
 
-  private void rendered(String manifests, ValuesSet set, ChartCopy copy, Config config, Collector out)
+  /**
+   * A values set rendered: Helm's first answer, and its last after placeholders for the values its refusals named
+   * (the first again when there were none), with the values files of the last.
+   */
+  private record Attempt(ChartRenderer.Rendering first, ChartRenderer.Rendering last,
+      List<Placeholders.Placeholder> placeholders, List<Path> files) {}
+
+  /** Renders, and while Helm refuses for a value it names, again with a placeholder for it, a few times at most. */
+  private static Attempt attempt(ChartCopy copy, List<Path> files, SetValues.ForHelm forHelm, Version kubernetes)
       throws IOException {
+    ChartRenderer.Rendering first = ChartRenderer.render(copy, files, forHelm, kubernetes);
+    ChartRenderer.Rendering last = first;
+    List<Path> lastFiles = files;
+    List<Placeholders.Placeholder> given = new ArrayList<>();
+    for (int i = 0; i < PLACEHOLDER_RENDERS && last instanceof ChartRenderer.Failed failed; i++) {
+      List<Placeholders.Placeholder> more = Placeholders.named(failed.message()).stream()
+          .filter(p -> !given.contains(p)).toList();
+      if (more.isEmpty()) {
+        break;
+      }
+      given.addAll(more);
+      List<Path> withPlaceholders = new ArrayList<>(files);
+      withPlaceholders.add(copy.value(Placeholders.valuesFile(given).getBytes(StandardCharsets.UTF_8)));
+      last = ChartRenderer.render(copy, withPlaceholders, forHelm, kubernetes);
+      lastFiles = withPlaceholders;
+    }
+    return new Attempt(first, last, List.copyOf(given), List.copyOf(lastFiles));
+  }
+
+  /** Helm's refusal as reported; naming the dependencies left out, which may be why the rest did not render. */
+  private static String refusal(String raw, ChartCopy copy) {
+    String message = RenderFailure.message(raw, copy);
+    if (copy.stubs().isEmpty()) {
+      return message;
+    }
+    return message + " (rendered without dependency " + String.join(", ", copy.stubs().stream()
+        .map(ChartCopy.Stub::name).toList()) + ", not in charts/; run helm dependency build)";
+  }
+
+  private static String withoutDependency(ChartCopy.Stub stub) {
+    return "rendered without dependency " + stub.name() + " (not in charts/; run helm dependency build)";
+  }
+
+  private static String withPlaceholders(List<Placeholders.Placeholder> given) {
+    return "rendered with placeholder for " + String.join(", ", given.stream().map(Placeholders.Placeholder::name)
+        .toList()) + " (Helm refused these values without it)";
+  }
+
+  /** HL006 notes for a values set Helm rendered in part: on each stubbed dependency, and where Helm refused. */
+  private void partial(Attempt a, Path valuesFile, ValuesSet set, ChartCopy copy, Config config, Collector out)
+      throws IOException {
+    Map<ChartCopy.Origin, List<ParseProblem>> notes = new LinkedHashMap<>();
+    for (ChartCopy.Stub stub : copy.stubs()) {
+      SourceText text = new SourceText(stub.declaredIn().text());
+      notes.computeIfAbsent(stub.declaredIn(), o -> new ArrayList<>()).add(new ParseProblem(
+          ParseProblem.Kind.PARTIAL_RENDER, RenderFailure.range(text, new RenderFailure.Location(stub.declaredIn(),
+              stub.line(), -1), ""), withoutDependency(stub)));
+    }
+    if (!a.placeholders().isEmpty() && a.first() instanceof ChartRenderer.Failed failed) {
+      RenderFailure.Location at = RenderFailure.locate(failed.message(), copy, valuesFile);
+      SourceText text = new SourceText(at.origin().text());
+      notes.computeIfAbsent(at.origin(), o -> new ArrayList<>()).add(new ParseProblem(ParseProblem.Kind.PARTIAL_RENDER,
+          RenderFailure.range(text, at, RenderFailure.message(failed.message(), copy)),
+          withPlaceholders(a.placeholders())));
+    }
+    for (Map.Entry<ChartCopy.Origin, List<ParseProblem>> e : notes.entrySet()) {
+      problems(e.getKey(), new SourceText(e.getKey().text()), e.getValue(), set, config, out);
+    }
+  }
+
+  /** The values files of one rendering, in the order they win: -f files last to first, the set's, values.yaml. */
+  private static ValuesPlaces valuesPlaces(ChartCopy copy, ValuesSet set, List<Path> layered,
+      Map<Path, ValuesPlaces.ValuesFile> read) throws IOException {
+    List<ValuesPlaces.ValuesFile> files = new ArrayList<>();
+    for (int i = layered.size() - 1; i >= 0; i--) {
+      files.add(valuesFile(copy, layered.get(i), layered.get(i).toString(), read));
+    }
+    if (set.file() != null) {
+      files.add(valuesFile(copy, set.file(), set.label(), read));
+    }
+    ChartCopy.Origin defaults = copy.file("values.yaml");
+    if (defaults != null) {
+      files.add(read.computeIfAbsent(Path.of("values.yaml"), p -> ValuesPlaces.read(defaults.displayName(),
+          defaults.decoded() == null ? "" : defaults.decoded())));
+    }
+    return new ValuesPlaces(files);
+  }
+
+  /** A values file by the name reports give it: a chart file's, else the path as given. */
+  private static ValuesPlaces.ValuesFile valuesFile(ChartCopy copy, Path file, String label,
+      Map<Path, ValuesPlaces.ValuesFile> read) throws IOException {
+    Path abs = file.toAbsolutePath().normalize();
+    ValuesPlaces.ValuesFile known = read.get(abs);
+    if (known != null) {
+      return known;
+    }
+    ChartCopy.Origin inChart = copy.inChart(abs);
+    String name = inChart != null ? inChart.displayName() : label;
+    ValuesPlaces.ValuesFile f = ValuesPlaces.read(name, Files.readString(file, StandardCharsets.UTF_8));
+    read.put(abs, f);
+    return f;
+  }
+
+  /** A finding of one render on the chart file it is reported in. */
+  private record Placed(TemplateFile file, Finding finding) {
+    /** The finding without its message, which names what the release name changes. */
+    String key() {
+      return file.displayName() + "\n" + finding.ruleId() + "\n" + finding.range();
+    }
+  }
+
+  /**
+   * The findings of one render that hold only for the release name and namespace charts are rendered with: those
+   * not found again when the chart is rendered for another release (named as the chart, in a namespace of that
+   * name, as charts are often installed). Only a render with a finding that names the release is rendered
+   * again, since a name computed from the release name is what such a finding names.
+   */
+  private Set<String> releaseBound(List<Placed> placed, ChartCopy copy, List<Path> files, SetValues.ForHelm forHelm,
+      Config config, Collector out, ValuesPlaces values) throws IOException {
+    if (placed.stream().noneMatch(p -> p.finding().message().contains(ChartRenderer.RELEASE))) {
+      return Set.of();
+    }
+    String other = otherRelease(copy);
+    ChartRenderer.Rendering again = ChartRenderer.render(copy, files, forHelm, config.targets().kubernetes(),
+        other, other);
+    if (!(again instanceof ChartRenderer.Rendered r)) {
+      return Set.of();
+    }
+    Set<String> found = new HashSet<>();
+    for (Placed p : rendered(r.manifests(), copy, config, out, values)) {
+      found.add(p.key());
+    }
+    Set<String> bound = new HashSet<>();
+    for (Placed p : placed) {
+      if (!found.contains(p.key())) {
+        bound.add(p.key());
+      }
+    }
+    return bound;
+  }
+
+  /** The release the second render is for: the chart's name, unless that is the usual one. */
+  private static String otherRelease(ChartCopy copy) throws IOException {
+    String name = copy.chartName();
+    return name == null || name.equals(ChartRenderer.RELEASE) || !name.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+        ? "hooklens-check" : name;
+  }
+
+  private static String releaseNote(ChartCopy copy) throws IOException {
+    String other = otherRelease(copy);
+    return "with release name \"" + ChartRenderer.RELEASE + "\" in namespace \"" + ChartRenderer.NAMESPACE
+        + "\", which charts are rendered with; not with release \"" + other + "\" in namespace \"" + other + "\"";
+  }
+
+  private List<Placed> rendered(String manifests, ChartCopy copy, Config config, Collector out,
+      ValuesPlaces values) throws IOException {
+    List<Placed> placed = new ArrayList<>();
     // Rendered output is final YAML: a "{{" in it is text (an alert template in a ConfigMap), never an action.
     ParsedFile parsed = reader.read(new SourceText(manifests), false);
     LintResult result = linter.lint(copy.chartYaml().displayName(), parsed, config);
@@ -249,29 +450,40 @@ public final class ChartLinter {
       RenderedChart.Section s = map.section(f.range().start().line());
       if (s == null) {
         // Helm writes nothing before its first header; should a finding start there, it is not lost.
-        out.add(out.chartYaml(), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
-            Range.at(0, 0), 0, null, List.of()), set);
+        placed.add(new Placed(out.chartYaml(), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
+            Range.at(0, 0), 0, null, List.of())));
         continue;
       }
       SourceMapper mapper = map.mapper(s);
       SourceMapper.Mapped at = mapper.map(f.range());
+      TemplateFile template = map.template(s);
+      ValuesPlaces.Found inValues = at.unwritten() == null ? null : values.find(at.unwritten());
+      // On a values file, the template's places are in another file; on the template, in the same one.
+      String relatedFile = inValues == null ? null : template.displayName();
       List<Finding.Related> related = new ArrayList<>();
+      if (inValues != null) {
+        related.add(new Finding.Related(at.range(), "the template writes the value here", relatedFile));
+      }
       for (Finding.Related r : f.related()) {
         if (mapper.covers(r.range())) {
-          related.add(new Finding.Related(mapper.map(r.range()).range(), r.message()));
+          related.add(new Finding.Related(mapper.map(r.range()).range(), r.message(), relatedFile));
         }
       }
+      int document = inValues == null ? at.document() : 0;
       Finding.ResourceRef ref = f.resource() == null ? null : new Finding.ResourceRef(f.resource().apiVersion(),
-          f.resource().kind(), f.resource().name(), at.document());
-      out.add(map.template(s), new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
-          at.range(), at.document(), ref, List.copyOf(related)), set);
+          f.resource().kind(), f.resource().name(), document);
+      TemplateFile file = inValues == null ? template
+          : out.file(inValues.file().displayName(), inValues.file().document());
+      placed.add(new Placed(file, new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
+          inValues == null ? at.range() : inValues.range(), document, ref, List.copyOf(related))));
     }
+    return placed;
   }
 
   private void failed(String raw, Path valuesFile, ValuesSet set, ChartCopy copy, Config config, Collector out)
       throws IOException {
     RenderFailure.Location at = RenderFailure.locate(raw, copy, valuesFile);
-    String message = RenderFailure.message(raw, copy);
+    String message = refusal(raw, copy);
     SourceText text = new SourceText(at.origin().text());
     problems(at.origin(), text, List.of(new ParseProblem(ParseProblem.Kind.RENDER,
         RenderFailure.range(text, at, message), message)), set, config, out);

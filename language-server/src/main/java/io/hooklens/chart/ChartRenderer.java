@@ -70,11 +70,17 @@ final class ChartRenderer {
    */
   static Rendering render(ChartCopy copy, List<Path> valuesFiles, SetValues.ForHelm setValues,
       Version kubernetes) throws IOException {
+    return render(copy, valuesFiles, setValues, kubernetes, RELEASE, NAMESPACE);
+  }
+
+  /** A render as {@link #render(ChartCopy, List, SetValues.ForHelm, Version)}, for another release and namespace. */
+  static Rendering render(ChartCopy copy, List<Path> valuesFiles, SetValues.ForHelm setValues,
+      Version kubernetes, String release, String namespace) throws IOException {
     RenderLimits limits = RenderLimits.current();
     RenderProtocol.Request request = new RenderProtocol.Request(copy.root().toString(),
         valuesFiles.stream().map(Path::toString).toList(), setValues.set(), setValues.files(),
         setValues.empty() == null ? "" : setValues.empty().toString(),
-        "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes());
+        "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes(), release, namespace);
     synchronized (LOCK) {
       try {
         return worker().render(request, limits);

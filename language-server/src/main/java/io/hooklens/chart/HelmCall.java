@@ -42,8 +42,8 @@ final class HelmCall {
    */
   static ChartRenderer.Rendering render(RenderProtocol.Request r) throws IOException {
     TemplateCommand command = new Helm(Path.of(r.chart())).template()
-        .withName(ChartRenderer.RELEASE)
-        .withNamespace(ChartRenderer.NAMESPACE)
+        .withName(r.release())
+        .withNamespace(r.namespace())
         .withKubeVersion(r.kubeVersion());
     r.valuesFiles().forEach(f -> command.withValuesFile(Path.of(f)));
     if (!r.set().isEmpty()) {

@@ -24,9 +24,11 @@ final class RenderProtocol {
    * @param emptyFile an empty file of the copy, the value of the empty key after {@code setFiles}; or empty
    * @param kubeVersion {@code .Capabilities.KubeVersion}, such as {@code v1.34.0}
    * @param maxOutputBytes the most manifests, in UTF-8 bytes, the worker sends back
+   * @param release the release name, {@code .Release.Name}
+   * @param namespace the release namespace, {@code .Release.Namespace}
    */
   record Request(String chart, List<String> valuesFiles, String set, String setFiles, String emptyFile,
-      String kubeVersion, long maxOutputBytes) {}
+      String kubeVersion, long maxOutputBytes, String release, String namespace) {}
 
   /** The manifests were larger than the request allowed, so they were not sent. */
   record TooLarge(long bytes) {}
@@ -52,6 +54,8 @@ final class RenderProtocol {
     text(out, r.emptyFile());
     text(out, r.kubeVersion());
     out.writeLong(r.maxOutputBytes());
+    text(out, r.release());
+    text(out, r.namespace());
     out.flush();
   }
 
@@ -61,7 +65,7 @@ final class RenderProtocol {
     for (int i = count(in); i > 0; i--) {
       values.add(text(in));
     }
-    return new Request(chart, values, text(in), text(in), text(in), text(in), in.readLong());
+    return new Request(chart, values, text(in), text(in), text(in), text(in), in.readLong(), text(in), text(in));
   }
 
   /** Writes what Helm made, or its size alone when that is over the request's limit. */

@@ -82,7 +82,7 @@ public final class RenderWorker {
   static void warmUp(Path chart) throws IOException {
     try (ChartCopy copy = ChartCopy.of(chart)) {
       HelmCall.render(new RenderProtocol.Request(copy.root().toString(), List.of(), "", "", "", "v1.34.0",
-          Long.MAX_VALUE));
+          Long.MAX_VALUE, ChartRenderer.RELEASE, ChartRenderer.NAMESPACE));
     }
   }
 

@@ -23,8 +23,23 @@ import java.util.List;
  * every node (a comment) is found by its line's text.
  */
 final class SourceMapper {
-  /** A range in the template and the index of the template document it is in. */
-  record Mapped(Range range, int document) {}
+  /**
+   * A range in the template and the index of the template document it is in.
+   *
+   * @param unwritten the rendered nodes on the way to the place that the template does not write literally,
+   *     or null when it writes the place itself or the place is outside every node
+   */
+  record Mapped(Range range, int document, Unwritten unwritten) {}
+
+  /**
+   * The end of a rendered path that an action wrote ({@code toYaml}, {@code include}): {@code nodes} from the
+   * deepest one the template writes a key of (or the document's first level) to the place, {@code keys.get(i)}
+   * leading from {@code nodes.get(i)} to the next; the place is the last node, or its key when {@code onKey}.
+   */
+  record Unwritten(List<Object> keys, List<YNode> nodes, boolean onKey) {}
+
+  /** How far a rendered path goes in the template: the place found there and how many keys it followed. */
+  private record Followed(Range range, int matched) {}
 
   /** Where a range is in the rendered tree: the keys to it and the nodes along them. */
   private record Located(List<Object> keys, List<YNode> nodes, boolean onKey) {}
@@ -82,10 +97,26 @@ final class SourceMapper {
     // A template document with no literal node (all of it written by actions) has no path to follow.
     boolean literal = templateDoc != null && templateDoc.root() != null
         && !(templateDoc.root() instanceof YScalar && isEmpty(templateDoc.root().range()));
-    if (located == null || !literal) {
-      return new Mapped(byLine(range), document);
+    if (located == null) {
+      return new Mapped(byLine(range), document, null);
     }
-    return new Mapped(follow(located), document);
+    if (!literal) {
+      return new Mapped(byLine(range), document, unwritten(located, 0));
+    }
+    Followed f = follow(located);
+    return new Mapped(f.range(), document, f.matched() == located.keys().size() ? null
+        : unwritten(located, f.matched()));
+  }
+
+  private static Unwritten unwritten(Located located, int matched) {
+    // The document's root is never a values subtree: it holds apiVersion and kind.
+    int from = Math.max(1, matched);
+    int to = located.nodes().size();
+    if (from >= to) {
+      return null;
+    }
+    return new Unwritten(located.keys().subList(from, located.keys().size()), located.nodes().subList(from, to),
+        located.onKey());
   }
 
   private static Located locate(YNode root, Range range) {
@@ -130,7 +161,7 @@ final class SourceMapper {
   }
 
   /** Follows the rendered path in the template as far as it exists there. */
-  private Range follow(Located located) {
+  private Followed follow(Located located) {
     YNode t = templateDoc.root();
     YScalar lastKey = null;
     int matched = 0;
@@ -155,9 +186,9 @@ final class SourceMapper {
       matched++;
     }
     if (matched == located.keys().size() && !located.onKey() && !isEmpty(t.range())) {
-      return t.range();
+      return new Followed(t.range(), matched);
     }
-    return lastKey != null ? lastKey.range() : head(t);
+    return new Followed(lastKey != null ? lastKey.range() : head(t), matched);
   }
 
   /** The template's item for a rendered list item: the one of the same literal name, else by index. */

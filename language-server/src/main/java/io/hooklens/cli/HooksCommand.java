@@ -10,6 +10,7 @@ import io.hooklens.core.engine.Linter;
 import io.hooklens.core.model.helm.HelmEvent;
 import io.hooklens.core.model.helm.HookPlan;
 import io.hooklens.core.text.Printable;
+import io.hooklens.core.yaml.TemplateMask;
 import io.hooklens.rules.BuiltInRules;
 import io.hooklens.run.Origin;
 import java.io.PrintWriter;
@@ -39,7 +40,7 @@ import picocli.CommandLine.TypeConversionException;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:the plan was printed",
-        "2:usage error, bad configuration, or a chart or file that cannot be read or rendered",
+        "2:usage error, bad configuration, or a chart or file that cannot be read",
         "3:internal error"})
 public final class HooksCommand implements Callable<Integer> {
   /** Output formats. */
@@ -78,12 +79,14 @@ public final class HooksCommand implements Callable<Integer> {
     }
     HookTargets.Target planned;
     try {
-      planned = new HookTargets(new Linter(BuiltInRules.registry())).named(target, values.values(),
-          HookTargets.Reading.RENDERED);
+      planned = new HookTargets(new Linter(BuiltInRules.registry())).namedForPlan(target, values.values());
     } catch (HookTargets.Unavailable | ConfigResolver.ConfigException e) {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;
     }
+    // A chart Helm rendered in part: its plan lacks what the missing part would add.
+    planned.notes().forEach(n -> err.println("hooklens: " + Printable.line(n)));
+    err.flush();
     Map<String, List<Row>> plan = new LinkedHashMap<>();
     for (HookPlan.Event e : HookPlan.of(planned.doc())) {
       if (event != null && !event.equals(e.name())) {
@@ -105,6 +108,11 @@ public final class HooksCommand implements Callable<Integer> {
     return ExitCodes.CLEAN;
   }
 
+  /** A name as a template writes it, for a chart read from its templates: each masked action shown as {{…}}. */
+  private static String shown(String name) {
+    return name.replaceAll(TemplateMask.PLACEHOLDER + "+", "{{…}}");
+  }
+
   private static void text(Map<String, List<Row>> plan, PrintWriter out) {
     boolean any = false;
     for (Map.Entry<String, List<Row>> e : plan.entrySet()) {
@@ -123,7 +131,7 @@ public final class HooksCommand implements Callable<Integer> {
         String policies = s.deletePolicies().isEmpty() ? "none" : String.join(",", s.deletePolicyNames());
         // Names and policies come from the manifest; escaped before the columns are measured.
         String source = r.source().file() + ":" + (r.source().position().line() + 1);
-        cells.add(new String[] {String.valueOf(r.position()), Printable.line(s.kind() + "/" + s.name()),
+        cells.add(new String[] {String.valueOf(r.position()), Printable.line(s.kind() + "/" + shown(s.name())),
             String.valueOf(s.weight()), Printable.line(s.defaultPolicy() ? policies + " (default)" : policies),
             s.awaited() ? "yes" : "no", Printable.line(source)});
       }
@@ -164,7 +172,7 @@ public final class HooksCommand implements Callable<Integer> {
         ObjectNode h = hooks.addObject();
         h.put("position", r.position());
         h.put("kind", s.kind());
-        h.put("name", s.name());
+        h.put("name", shown(s.name()));
         h.put("weight", s.weight());
         ArrayNode policies = h.putArray("deletePolicies");
         s.deletePolicyNames().forEach(policies::add);

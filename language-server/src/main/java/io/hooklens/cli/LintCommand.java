@@ -1,6 +1,7 @@
 package io.hooklens.cli;
 
 import io.hooklens.app.AtomicFiles;
+import io.hooklens.app.BaselineFilter;
 import io.hooklens.app.ChartLint;
 import io.hooklens.app.ConfigResolver;
 import io.hooklens.app.IoErrors;
@@ -19,6 +20,7 @@ import io.hooklens.cli.report.Totals;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.Severity;
+import io.hooklens.core.text.Printable;
 import io.hooklens.rules.BuiltInRules;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -44,9 +46,10 @@ import picocli.CommandLine.Spec;
     header = "Checks manifests for hook mistakes and reports them.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
-        "0:no findings at or above --fail-on",
+        "0:no findings at or above --fail-on (those a baseline records do not count)",
         "1:findings at or above --fail-on",
-        "2:usage error, bad configuration, unreadable input, or a report that cannot be written; outranks 1 (the "
+        "2:usage error, bad configuration, unreadable input, a bad baseline, or a report or baseline that cannot be "
+            + "written; outranks 1 (the "
             + "paths that can be read are still linted and reported)",
         "3:internal error"})
 public final class LintCommand implements Callable<Integer> {
@@ -105,6 +108,20 @@ public final class LintCommand implements Callable<Integer> {
           + " With - for standard input, the fixed text goes to standard output and the report to standard error.")
   boolean fix;
 
+  @Option(names = "--baseline", paramLabel = "FILE",
+      description = "Report only findings this baseline does not record (default: the configuration's baseline, if"
+          + " any); the summary counts the others.")
+  Path baseline;
+
+  @Option(names = "--write-baseline", paramLabel = "FILE",
+      description = "Record every finding in FILE (atomically), as a baseline for later runs, and report none.")
+  Path writeBaseline;
+
+  @Option(names = "--baseline-report",
+      description = "List, on standard error, the baseline's entries that no finding matched in the files linted,"
+          + " so that the baseline can be written again smaller.")
+  boolean baselineReport;
+
   private boolean fixedStdin;
 
   @Override
@@ -122,8 +139,16 @@ public final class LintCommand implements Callable<Integer> {
     PrintWriter target = deferred ? new PrintWriter(buffer) : spec.commandLine().getOut();
     Report report = new Report(formatter(), target, linter.registry(), HooklensCommand.version());
     Sink sink = new Sink(report, err);
-    Lint lint = new Lint(linter, new ConfigResolver(linter.registry(), config), new Lint.Options(targets::apply,
-        new ChartLint.Values(values.valuesFiles, valuesSets, values.setValues.values()), fix), sink);
+    ConfigResolver configs = new ConfigResolver(linter.registry(), config);
+    BaselineFilter baselines;
+    try {
+      baselines = baselines(configs, sink);
+    } catch (BaselineFilter.BaselineException e) {
+      err.println("hooklens: " + e.getMessage());
+      return ExitCodes.USAGE;
+    }
+    Lint lint = new Lint(linter, configs, new Lint.Options(targets::apply,
+        new ChartLint.Values(values.valuesFiles, valuesSets, values.setValues.values()), fix), baselines);
     try {
       for (String arg : paths) {
         if (arg.equals("-")) {
@@ -138,6 +163,7 @@ public final class LintCommand implements Callable<Integer> {
     }
     Totals totals = report.finish(fix ? OptionalInt.of(sink.fixed) : OptionalInt.empty());
     int exit = sink.usage ? ExitCodes.USAGE : ExitCodes.CLEAN;
+    exit = Math.max(exit, finishBaseline(baselines, err));
     if (deferred) {
       exit = Math.max(exit, writeReport(buffer.toString(), err));
     }
@@ -154,6 +180,48 @@ public final class LintCommand implements Callable<Integer> {
       }
     }
     return exit;
+  }
+
+  /** The baseline the run holds findings against, or records them in. */
+  private BaselineFilter baselines(ConfigResolver configs, Sink sink) throws BaselineFilter.BaselineException {
+    if (baseline != null && writeBaseline != null) {
+      throw new BaselineFilter.BaselineException("--baseline and --write-baseline cannot be used together");
+    }
+    if (writeBaseline != null) {
+      return BaselineFilter.writing(writeBaseline, configs, sink);
+    }
+    return baseline != null ? BaselineFilter.of(baseline, configs, sink) : BaselineFilter.configured(configs, sink);
+  }
+
+  /** Writes the baseline recorded, or lists the stale entries when asked; a baseline not written is exit 2. */
+  private int finishBaseline(BaselineFilter baselines, PrintWriter err) {
+    if (writeBaseline != null) {
+      try {
+        int n = baselines.write();
+        err.println("hooklens: wrote " + n + (n == 1 ? " finding" : " findings") + " to the baseline "
+            + writeBaseline);
+      } catch (IOException e) {
+        err.println("hooklens: cannot write the baseline " + writeBaseline + ": " + IoErrors.reason(e));
+        return ExitCodes.USAGE;
+      }
+    }
+    if (baselineReport) {
+      if (!baselines.used()) {
+        err.println("hooklens: --baseline-report: no baseline was used");
+      }
+      List<BaselineFilter.Stale> stale = baselines.stale();
+      for (BaselineFilter.Stale x : stale) {
+        err.println("hooklens: stale baseline entry in " + x.baseline() + ": " + Printable.line(x.file()) + " "
+            + x.rule() + (x.resource().isEmpty() ? "" : " " + Printable.line(x.resource()))
+            + (x.path().isEmpty() ? "" : " at " + Printable.line(x.path()))
+            + (x.count() > 1 ? " (" + x.count() + " times)" : "") + " is no longer found");
+      }
+      if (baselines.used()) {
+        err.println("hooklens: " + stale.size()
+            + (stale.size() == 1 ? " stale baseline entry" : " stale baseline entries") + (stale.isEmpty() ? "" : "; write the baseline again with --write-baseline to drop them"));
+      }
+    }
+    return ExitCodes.CLEAN;
   }
 
   /** The terminal's part in a lint: findings into the report, the rest one line each on standard error. */
@@ -175,7 +243,7 @@ public final class LintCommand implements Callable<Integer> {
         failures.add("hooklens: internal error: rule " + x.ruleId() + " failed on " + f.displayName() + ": "
             + x.error());
       }
-      report.add(new FileResult(f.displayName(), f.result(), f.valuesSets()));
+      report.add(new FileResult(f.displayName(), f.result(), f.valuesSets(), f.baselined()));
     }
 
     @Override

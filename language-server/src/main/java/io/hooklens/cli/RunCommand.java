@@ -177,7 +177,10 @@ public final class RunCommand implements Callable<Integer> {
     HookRuns runs = new HookRuns(linter);
     HookRuns.Source source;
     try {
-      source = runs.source(new HookTargets(linter).named(target, values.values(), HookTargets.Reading.LINTED));
+      HookTargets.Target named = new HookTargets(linter).named(target, values.values(), HookTargets.Reading.LINTED);
+      // A chart Helm rendered in part runs without what it left out, and with placeholders: said before consent.
+      named.notes().forEach(n -> err.println("hooklens: " + Printable.line(n)));
+      source = runs.source(named);
     } catch (HookTargets.Unavailable | ConfigResolver.ConfigException e) {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;

@@ -3,9 +3,11 @@ package io.hooklens.lsp;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.RuleRegistry;
 import io.hooklens.core.engine.Severity;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.eclipse.lsp4j.Diagnostic;
 import org.eclipse.lsp4j.DiagnosticCodeDescription;
 import org.eclipse.lsp4j.DiagnosticRelatedInformation;
@@ -39,24 +41,45 @@ final class DiagnosticConverter {
     this.registry = registry;
   }
 
+  /** Diagnostics of findings whose related places are all in their own file. */
   List<Diagnostic> convert(String uri, List<Finding> findings, Positions positions) {
+    return convert(uri, findings, positions, file -> null);
+  }
+
+  /**
+   * Diagnostics of findings, with related places in other files (a chart's template, for a finding on a values
+   * file) positioned by {@code others}, which gives a file's positions by its name in reports, or null when that
+   * file cannot be read; such a place is then left out.
+   */
+  List<Diagnostic> convert(String uri, List<Finding> findings, Positions positions,
+      Function<String, Positions> others) {
     List<Diagnostic> out = new ArrayList<>(findings.size());
     for (Finding f : findings) {
-      out.add(convert(uri, f, positions));
+      out.add(convert(uri, f, positions, others));
     }
     return out;
   }
 
-  private Diagnostic convert(String uri, Finding f, Positions positions) {
+  private Diagnostic convert(String uri, Finding f, Positions positions, Function<String, Positions> others) {
     Diagnostic d = new Diagnostic(positions.range(f.range()), f.message(), severity(f.severity()), SOURCE);
     d.setCode(Either.forLeft(f.ruleId()));
     registry.find(f.ruleId()).ifPresent(rule -> d.setCodeDescription(new DiagnosticCodeDescription(rule.docsUrl())));
     if (!f.related().isEmpty()) {
       List<DiagnosticRelatedInformation> related = new ArrayList<>();
       for (Finding.Related r : f.related()) {
-        related.add(new DiagnosticRelatedInformation(new Location(uri, positions.range(r.range())), r.message()));
+        if (r.file() == null) {
+          related.add(new DiagnosticRelatedInformation(new Location(uri, positions.range(r.range())), r.message()));
+          continue;
+        }
+        Positions there = others.apply(r.file());
+        if (there != null) {
+          String other = Path.of(r.file()).toAbsolutePath().normalize().toUri().toString();
+          related.add(new DiagnosticRelatedInformation(new Location(other, there.range(r.range())), r.message()));
+        }
       }
-      d.setRelatedInformation(related);
+      if (!related.isEmpty()) {
+        d.setRelatedInformation(related);
+      }
     }
     List<DiagnosticTag> tags = TAGS.get(f.ruleId());
     if (tags != null) {

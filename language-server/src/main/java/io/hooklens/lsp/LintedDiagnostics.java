@@ -4,11 +4,14 @@ import io.hooklens.app.LintedFile;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
+import io.hooklens.core.yaml.SourceText;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.lsp4j.Diagnostic;
 
 /**
@@ -34,6 +37,16 @@ final class LintedDiagnostics {
     return d.refused() ? "" : d.text();
   }
 
+  /** The positions in another file of the chart, as on disk; null when it cannot be read. */
+  private static Positions positionsOf(String file) {
+    try {
+      String text = shownText(Path.of(file));
+      return new Positions(new SourceText(text), text);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /**
    * One file's diagnostics in {@code text}, the file as read again.
    *
@@ -49,7 +62,9 @@ final class LintedDiagnostics {
       findings.add(new Finding(x.ruleId(), x.ruleName(), x.severity(), message, x.range(), x.document(),
           x.resource(), x.related()));
     }
-    List<Diagnostic> out = new ArrayList<>(converter.convert(uri, findings, positions));
+    Map<String, Positions> others = new HashMap<>();
+    List<Diagnostic> out = new ArrayList<>(converter.convert(uri, findings, positions,
+        file -> others.computeIfAbsent(file, LintedDiagnostics::positionsOf)));
     List<LintResult.RuleFailure> failures = f.result().failures();
     if (!failures.isEmpty()) {
       String where = chart == null ? f.displayName() : "the rendered chart " + chart;

@@ -30,11 +30,13 @@ import io.hooklens.rules.helm.HelmHookShadowsReleaseResource;
 import io.hooklens.rules.helm.HelmHookTestFailure;
 import io.hooklens.rules.helm.HelmHookTestMixed;
 import io.hooklens.rules.helm.HelmHookTestSuccessDeprecated;
+import io.hooklens.rules.helm.HelmHookUnknownField;
 import io.hooklens.rules.helm.HelmHookUnknownEvent;
 import io.hooklens.rules.helm.HelmHookWeightNotInteger;
 import io.hooklens.rules.helm.HelmResourcePolicyUnknown;
 import io.hooklens.rules.input.DuplicateKey;
 import io.hooklens.rules.input.HelmRenderFailed;
+import io.hooklens.rules.input.HelmRenderPartial;
 import io.hooklens.rules.input.InputRejected;
 import io.hooklens.rules.input.InvalidSuppression;
 import io.hooklens.rules.input.YamlSyntaxError;
@@ -74,6 +76,7 @@ import io.hooklens.rules.openshift.DcHookEmptyCommand;
 import io.hooklens.rules.openshift.DcHookFailurePolicyInvalid;
 import io.hooklens.rules.openshift.DcHookMissingFailurePolicy;
 import io.hooklens.rules.openshift.DcHookNoAction;
+import io.hooklens.rules.openshift.DcHookUnknownField;
 import io.hooklens.rules.openshift.DcHookPodMissingContext;
 import io.hooklens.rules.openshift.DcHookVolumeUnknown;
 import io.hooklens.rules.openshift.DcHooksInInactiveParams;
@@ -100,6 +103,7 @@ public final class BuiltInRules {
         new DuplicateKey(),
         new InvalidSuppression(),
         new HelmRenderFailed(),
+        new HelmRenderPartial(),
         // Container lifecycle hooks
         new LifecycleHandlerNoAction(),
         new LifecycleHandlerMultipleActions(),
@@ -143,6 +147,7 @@ public final class BuiltInRules {
         new HelmHookAnnotationWithoutHook(),
         new HelmAnnotationKeyTypo(),
         new HelmHookJobRestartPolicy(),
+        new HelmHookUnknownField(),
         new HelmHookPodNeverCompletes(),
         new HelmHookOutputLogPolicyIgnored(),
         new HelmHookKeepIgnored(),
@@ -159,6 +164,7 @@ public final class BuiltInRules {
         new DcHookBothActions(),
         new DcHookNoAction(),
         new DcHookEmptyCommand(),
+        new DcHookUnknownField(),
         new DcHookContainerNameMissing(),
         new DcExecNewPodContainerUnknown(),
         new DcTagImagesContainerUnknown(),

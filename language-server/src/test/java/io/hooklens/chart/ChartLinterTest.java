@@ -44,7 +44,7 @@ class ChartLinterTest {
   static List<Seen> lint(Path chart, List<Path> values, SetValues set) throws IOException {
     List<Seen> out = new ArrayList<>();
     List<ValuesSet> sets = ChartLinter.valuesSets(chart, values);
-    for (ChartLinter.ChartFile f : CHARTS.lint(chart, List.of(), sets, set, Config.DEFAULT)) {
+    for (ChartLinter.ChartFile f : CHARTS.lint(chart, List.of(), sets, set, Config.DEFAULT).files()) {
       assertEquals(List.of(), f.result().failures(), "no rule may fail");
       String file = chart.relativize(Path.of(f.displayName())).toString();
       for (Finding x : f.result().findings()) {
@@ -76,7 +76,7 @@ class ChartLinterTest {
   @Test
   void relatedPlacesPointAtTheTemplateActionThatGaveTheValue() throws IOException {
     Path shop = chart("shop");
-    Finding preStop = CHARTS.lint(shop, List.of(), List.of(ValuesSet.DEFAULTS), SetValues.NONE, Config.DEFAULT).stream()
+    Finding preStop = CHARTS.lint(shop, List.of(), List.of(ValuesSet.DEFAULTS), SetValues.NONE, Config.DEFAULT).files().stream()
         .filter(f -> f.displayName().endsWith("deployment.yaml"))
         .flatMap(f -> f.result().findings().stream()).filter(f -> f.ruleId().equals("HL401"))
         .findFirst().orElseThrow();
@@ -154,9 +154,65 @@ class ChartLinterTest {
         "paths of the copy are replaced: " + inValues.message());
     Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: needy\nversion: 0.1.0\n"
         + "dependencies:\n  - name: redis\n    version: 1.0.0\n");
-    Seen missing = only(lint(chart, List.of(), SetValues.NONE), "Chart.yaml", "HL005",
-        "missing in charts/ directory: redis");
-    assertEquals(4, missing.line());
+    Seen missing = only(lint(chart, List.of(), SetValues.NONE), "Chart.yaml", "HL006",
+        "rendered without dependency redis (not in charts/; run helm dependency build)");
+    assertEquals(5, missing.line());
+  }
+
+  @Test
+  void aDependencyMissingFromChartsIsLeftOutAndTheParentsTemplatesRender() throws IOException {
+    List<Seen> all = lint(chart("unvendored"), List.of(), SetValues.NONE);
+    // The disabled dependency must not stop the render either, and the one the templates use renders nothing.
+    assertEquals(5, only(all, "Chart.yaml", "HL006", "rendered without dependency common (not in charts/").line());
+    assertEquals(8, only(all, "Chart.yaml", "HL006", "rendered without dependency postgresql (not in charts/")
+        .line());
+    Seen hook = only(all, "templates/migrate-job.yaml", "HL215", "no restartPolicy");
+    assertEquals(11, hook.line());
+    assertEquals(List.of("values.yaml"), hook.values());
+    assertTrue(all.stream().noneMatch(s -> s.ruleId().equals("HL005")), all.toString());
+  }
+
+  @Test
+  void vendoredDependenciesRenderInFullWithoutANote() throws IOException {
+    Path chart = copyOf(chart("unvendored"));
+    for (String dep : List.of("common", "postgresql")) {
+      Path sub = Files.createDirectories(chart.resolve("charts/" + dep + "/templates"));
+      Files.writeString(sub.getParent().resolve("Chart.yaml"), "apiVersion: v2\nname: " + dep + "\nversion: 1.0.0\n");
+    }
+    Files.writeString(chart.resolve("charts/common/templates/_names.tpl"), """
+        {{- define "common.names.fullname" -}}{{ .Release.Name }}{{- end -}}
+        {{- define "common.labels.standard" -}}app: {{ .context.Chart.Name }}{{- end -}}
+        """);
+    List<Seen> all = lint(chart, List.of(), SetValues.NONE);
+    assertTrue(all.stream().noneMatch(s -> s.ruleId().equals("HL006") || s.ruleId().equals("HL005")), all.toString());
+    assertTrue(only(all, "templates/migrate-job.yaml", "HL215", "Job/release-migrate").line() == 11, all.toString());
+  }
+
+  @Test
+  void aRequiredValueGetsAPlaceholderAndTheRestOfTheChartIsChecked() throws IOException {
+    List<Seen> all = lint(chart("required-value"), List.of(), SetValues.NONE);
+    Seen refused = only(all, "templates/secret.yaml", "HL005", "A valid .Values.adminPassword entry is required!");
+    Seen note = only(all, "templates/secret.yaml", "HL006", "rendered with placeholder for .Values.adminPassword");
+    assertEquals(refused.line(), note.line());
+    assertEquals(List.of("values.yaml"), note.values());
+    assertEquals(9, only(all, "templates/seed-job.yaml", "HL215", "Job/release-seed").line());
+  }
+
+  @Test
+  void aRequiredValueGivenRendersInFullWithoutANote() throws IOException {
+    List<Seen> all = lint(chart("required-value"), List.of(),
+        new SetValues(List.of("adminPassword=s3cret"), List.of(), List.of()));
+    assertTrue(all.stream().noneMatch(s -> s.ruleId().equals("HL006") || s.ruleId().equals("HL005")), all.toString());
+    assertEquals(9, only(all, "templates/seed-job.yaml", "HL215", "Job/release-seed").line());
+  }
+
+  @Test
+  void aRenderForHooksSaysWhatItLeftOut() throws IOException {
+    ChartLinter.Manifests m = (ChartLinter.Manifests) ChartLinter.render(chart("required-value"), List.of(),
+        SetValues.NONE, Config.DEFAULT.targets().kubernetes());
+    assertEquals(List.of(chart("required-value") + ": rendered with placeholder for .Values.adminPassword (Helm refused"
+        + " these values without it)"), m.notes());
+    assertEquals(2, m.parsed().documents().size());
   }
 
   @Test
@@ -178,6 +234,21 @@ class ChartLinterTest {
       }
     }
     assertEquals(2, examples, "an Incorrect and a Correct example");
+  }
+
+  @Test
+  void theIncorrectAndCorrectExamplesOfHl006Hold() throws IOException {
+    String page = Files.readString(TestPaths.repoRoot().resolve("docs/rules/HL006.md"), StandardCharsets.UTF_8);
+    Matcher m = Pattern.compile("## (Incorrect|Correct)\\s*\\n(?:[^`]*?\\n)?```yaml\\n(.*?)```", Pattern.DOTALL)
+        .matcher(page);
+    assertTrue(m.find() && m.group(1).equals("Incorrect"), "the Incorrect example comes first");
+    Path chart = Files.createDirectories(tmp.resolve("example/templates")).getParent();
+    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: example\nversion: 0.1.0\n");
+    Files.writeString(chart.resolve("templates/secret.yaml"), m.group(2));
+    only(lint(chart, List.of(), SetValues.NONE), "templates/secret.yaml", "HL006", "placeholder for .Values.password");
+    assertTrue(m.find() && m.group(1).equals("Correct"), "then the Correct one, the values.yaml");
+    Files.writeString(chart.resolve("values.yaml"), m.group(2));
+    assertEquals(List.of(), lint(chart, List.of(), SetValues.NONE));
   }
 
   @Test
@@ -246,7 +317,7 @@ class ChartLinterTest {
   void chartYamlComesFirstThenEveryRenderedFileByName() throws IOException {
     Path shop = chart("shop");
     List<String> files = CHARTS.lint(shop, List.of(), ChartLinter.valuesSets(shop, List.of()), SetValues.NONE,
-            Config.DEFAULT).stream()
+            Config.DEFAULT).files().stream()
         .map(f -> shop.relativize(Path.of(f.displayName())).toString()).toList();
     assertEquals(List.of("Chart.yaml", "charts/worker/templates/daemonset.yaml", "templates/deployment.yaml",
         "templates/migrate-job.yaml"), files);
@@ -275,6 +346,76 @@ class ChartLinterTest {
     ChartLinter.Manifests m = (ChartLinter.Manifests) ChartLinter.render(chart, List.of(), SetValues.NONE,
         Config.DEFAULT.targets().kubernetes());
     assertEquals(List.of(), m.parsed().documents());
+  }
+
+  @Test
+  void aBlockWrittenFromTheValuesIsReportedInTheValuesFileWithTheTemplateAsRelated() throws IOException {
+    Path chart = chart("values-place");
+    List<Seen> all = lint(chart, List.of(), SetValues.NONE);
+    Seen fromCi = only(all, "ci/lifecycle-values.yaml", "HL125", "\"gateway\"");
+    assertEquals(List.of(3, 3), List.of(fromCi.line(), fromCi.column()));
+    assertEquals(List.of("ci/lifecycle-values.yaml"), fromCi.values());
+    Seen fromDefaults = only(all, "values.yaml", "HL125", "\"sidecar\"");
+    assertEquals(List.of(4, 3), List.of(fromDefaults.line(), fromDefaults.column()));
+    // What a template or helper writes itself stays on the template.
+    assertEquals(18, only(all, "templates/worker.yaml", "HL125", "\"worker\"").line());
+    only(all, "templates/deployment.yaml", "HL125", "\"helper-written\"");
+
+    Finding onValues = CHARTS.lint(chart, List.of(), ChartLinter.valuesSets(chart, List.of()), SetValues.NONE,
+        Config.DEFAULT).files().stream().filter(f -> f.displayName().endsWith("lifecycle-values.yaml"))
+        .flatMap(f -> f.result().findings().stream()).findFirst().orElseThrow();
+    Finding.Related template = onValues.related().get(0);
+    assertEquals(chart.resolve("templates/deployment.yaml").toString(), template.file());
+    assertEquals(13, template.range().start().line() + 1);
+  }
+
+  @Test
+  void aValuesFileGivenOnTheCommandLineIsWhereItsBlockIsReported() throws IOException {
+    Path prod = Files.writeString(tmp.resolve("prod.yaml"), """
+        sidecarLifecycle:
+          preStop:
+            exec:
+              command: ["/bin/sh", "-c", "sleep 20"]
+        """);
+    List<Seen> all = new ArrayList<>();
+    Path chart = chart("values-place");
+    for (ChartLinter.ChartFile f : CHARTS.lint(chart, List.of(prod), List.of(ValuesSet.DEFAULTS), SetValues.NONE,
+        Config.DEFAULT).files()) {
+      for (Finding x : f.result().findings()) {
+        all.add(new Seen(f.displayName(), x.range().start().line() + 1, x.range().start().column() + 1,
+            x.ruleId(), x.message(), f.valuesSets().get(x)));
+      }
+    }
+    Seen sidecar = only(all, prod.toString(), "HL125", "\"sidecar\" only sleeps 20s");
+    assertEquals(2, sidecar.line());
+  }
+
+  @Test
+  void crdCopiesFromFilesGetAreReportedOneByOneAndInfoWhenCrdsHoldsThem() throws IOException {
+    List<Seen> all = lint(chart("crd-copies"), List.of(), SetValues.NONE);
+    Seen backups = only(all, "templates/crds.yaml", "HL202", "CustomResourceDefinition/backups.example.com");
+    Seen restores = only(all, "templates/crds.yaml", "HL202", "CustomResourceDefinition/restores.example.com");
+    assertEquals(List.of(2, 2), List.of(backups.line(), restores.line()));
+    assertTrue(backups.message().contains("crds/ directory holds"), backups.message());
+    Seen legacy = only(all, "templates/legacy-crds.yaml", "HL202", "CustomResourceDefinition/schedules.example.com");
+    assertTrue(legacy.message().contains("Put CRDs in the chart's crds/ directory"), legacy.message());
+    List<ChartLinter.ChartFile> files = CHARTS.lint(chart("crd-copies"), List.of(), List.of(ValuesSet.DEFAULTS),
+        SetValues.NONE, Config.DEFAULT).files();
+    Map<String, io.hooklens.core.engine.Severity> severities = new java.util.TreeMap<>();
+    files.forEach(f -> f.result().findings().forEach(x -> severities.put(x.message().replaceAll(".*Definition/(\\w+).*", "$1"),
+        x.severity())));
+    assertEquals(Map.of("backups", io.hooklens.core.engine.Severity.INFO, "restores",
+        io.hooklens.core.engine.Severity.INFO, "schedules", io.hooklens.core.engine.Severity.ERROR), severities);
+  }
+
+  @Test
+  void aFindingThatHoldsOnlyForTheReleaseNameItWasRenderedWithSaysSo() throws IOException {
+    List<Seen> all = lint(chart("release-bound"), List.of(), SetValues.NONE);
+    Seen order = only(all, "templates/hooks.yaml", "HL221", "release-dashboard-scripts");
+    assertTrue(order.message().endsWith("(with release name \"release\" in namespace \"default\", which charts are"
+        + " rendered with; not with release \"dashboard\" in namespace \"dashboard\")"), order.message());
+    Seen pod = only(all, "templates/hooks.yaml", "HL216", "release-smoke-test");
+    assertFalse(pod.message().contains("with release name"), pod.message());
   }
 
   private Path copyOf(Path chart) throws IOException {

@@ -189,6 +189,17 @@ class ChartLintCommandTest {
   }
 
   @Test
+  void aManifestANamedTemplateDefinesIsLintedWhenTheChartIsNotRendered() throws Exception {
+    Path chart = chart("refused-tpl");
+    CliRun r = CliRun.of("lint", "--format", "json", chart.toString());
+    assertEquals(1, r.exit(), r.err());
+    assertTrue(r.out().contains("\"file\" : \"" + chart.resolve("templates/_daemonset.tpl") + "\""), r.out());
+    assertTrue(r.out().contains("\"rule\" : \"HL101\""), r.out());
+    // A named template that defines no manifest is no file to lint on its own.
+    assertFalse(r.out().contains("_helpers.tpl"), r.out());
+  }
+
+  @Test
   void aTemplateOfAChartHelmCannotRenderIsUncheckedForThatReasonAndAloneForWantOfTheRenderedChart()
       throws Exception {
     Path chart = TestCharts.write(dir, "needs-config", Map.of("templates/secret.yaml", """
@@ -287,7 +298,7 @@ class ChartLintCommandTest {
   }
 
   @Test
-  void aChartWithMissingDependenciesIsStillCheckedTemplateByTemplate() throws Exception {
+  void aChartWithMissingDependenciesIsRenderedWithoutThemAndSaysSo() throws Exception {
     Path chart = java.nio.file.Files.createDirectories(dir.resolve("app/templates"));
     java.nio.file.Files.writeString(dir.resolve("app/Chart.yaml"), """
         apiVersion: v2
@@ -312,8 +323,9 @@ class ChartLintCommandTest {
         """);
     CliRun r = CliRun.of("lint", dir.resolve("app").toString());
     assertEquals(1, r.exit(), r.err());
-    assertTrue(r.out().contains("error HL005 Helm cannot render"), r.out());
-    assertTrue(r.out().contains("helm dependency build"), r.out());
+    assertFalse(r.out().contains("HL005"), r.out());
+    assertTrue(r.out().contains(dir.resolve("app/Chart.yaml") + ":5:3: info HL006 The chart is linted as Helm rendered"
+        + " it in part: rendered without dependency postgresql (not in charts/; run helm dependency build)"), r.out());
     assertTrue(r.out().contains(chart.resolve("pod.yaml") + ":10:9: error HL101"), r.out());
   }
 }

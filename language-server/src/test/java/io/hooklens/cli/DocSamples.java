@@ -22,13 +22,19 @@ import org.junit.jupiter.api.DynamicTest;
  * number of lines; inside a line, {@code ...} stands for any text, a decimal number such as {@code 3.25}
  * for any decimal number (a measured time), and two or more spaces for one or more. Commands run
  * in-process, from the repository's root, on a fresh copy of {@code examples/} so that {@code --fix}
- * changes nothing tracked.
+ * changes nothing tracked; a command runs after the earlier commands of its block, on the same copy, so that a
+ * block can show a file written and then read.
  */
 final class DocSamples {
   private static final Pattern DECIMAL = Pattern.compile("\\d+\\.\\d+");
   private static final Pattern SPACES = Pattern.compile(" {2,}");
 
-  record Sample(String where, List<String> argv, List<String> expected) {}
+  /**
+   * One command and what it prints.
+   *
+   * @param before the earlier commands of its block, run first on the same copy
+   */
+  record Sample(String where, List<String> argv, List<String> expected, List<List<String>> before) {}
 
   private DocSamples() {}
 
@@ -43,10 +49,12 @@ final class DocSamples {
       List<String> lines = Files.readAllLines(doc);
       boolean inConsole = false;
       Sample current = null;
+      List<List<String>> block = new ArrayList<>();
       for (int i = 0; i < lines.size(); i++) {
         String line = lines.get(i);
         if (!inConsole) {
           inConsole = line.equals("```console");
+          block = new ArrayList<>();
           continue;
         }
         if (line.startsWith("```")) {
@@ -58,8 +66,9 @@ final class DocSamples {
           if (argv.isEmpty() || !List.of("hooklens", "./hooklens").contains(argv.get(0))) {
             fail(where + ": a console sample runs hooklens, not " + line);
           }
-          current = new Sample(where, argv.subList(1, argv.size()), new ArrayList<>());
+          current = new Sample(where, argv.subList(1, argv.size()), new ArrayList<>(), List.copyOf(block));
           samples.add(current);
+          block.add(current.argv());
         } else if (current == null) {
           fail(root.relativize(doc) + ":" + (i + 1) + ": output before any command");
         } else {
@@ -88,13 +97,10 @@ final class DocSamples {
     Path work = Files.createTempDirectory("hooklens-doc-");
     try {
       TestPaths.copyTree(root.resolve("examples"), work.resolve("examples"));
-      List<String> args = new ArrayList<>();
-      for (String arg : sample.argv()) {
-        boolean example = arg.equals("examples") || arg.startsWith("examples/");
-        args.add(example ? work.resolve(arg).toString() : Files.exists(root.resolve(arg)) && !arg.startsWith("-")
-            ? root.resolve(arg).toString() : arg);
+      for (List<String> earlier : sample.before()) {
+        CliRun.of(args(earlier, root, work));
       }
-      CliRun r = CliRun.of(args.toArray(String[]::new));
+      CliRun r = CliRun.of(args(sample.argv(), root, work));
       String printed = (r.err() + r.out()).replace(work + "/", "").replace(root + "/", "");
       List<String> actual = List.of(printed.stripTrailing().split("\n", -1));
       List<Pattern> patterns = sample.expected().stream().map(DocSamples::pattern).toList();
@@ -103,6 +109,17 @@ final class DocSamples {
     } finally {
       delete(work);
     }
+  }
+
+  /** A sample's arguments with the examples in the work copy and other repository paths absolute. */
+  private static String[] args(List<String> argv, Path root, Path work) {
+    List<String> args = new ArrayList<>();
+    for (String arg : argv) {
+      boolean example = arg.equals("examples") || arg.startsWith("examples/");
+      args.add(example ? work.resolve(arg).toString() : Files.exists(root.resolve(arg)) && !arg.startsWith("-")
+          ? root.resolve(arg).toString() : arg);
+    }
+    return args.toArray(String[]::new);
   }
 
   /** A pattern line, or null for {@code ...}, which stands for any number of lines. */

@@ -29,6 +29,37 @@ class HooksCommandTest {
   }
 
   @Test
+  void aChartWithoutItsDependenciesIsPlannedFromItsOwnTemplatesWithANote() throws Exception {
+    Path chart = chart("unvendored");
+    CliRun r = CliRun.of("hooks", chart.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertTrue(relative(r, chart).contains("unvendored/templates/migrate-job.yaml:8"), r.out());
+    assertEquals("hooklens: " + chart + "/Chart.yaml:5: rendered without dependency common (not in charts/; run helm"
+        + " dependency build)\nhooklens: " + chart + "/Chart.yaml:8: rendered without dependency postgresql (not in"
+        + " charts/; run helm dependency build)\n", r.err());
+  }
+
+  @Test
+  void aChartHelmRefusesIsPlannedFromItsTemplatesSayingWhatItCouldNotPlace() throws Exception {
+    Path chart = chart("refused-hooks");
+    CliRun r = CliRun.of("hooks", chart.toString());
+    assertEquals(0, r.exit(), r.err());
+    assertEquals("""
+        pre-install
+          #  HOOK               WEIGHT  DELETE POLICY                   WAITS  SOURCE
+          1  Job/{{…}}-migrate       5  before-hook-creation (default)  yes    refused-hooks/templates/migrate-job.yaml:6
+
+        pre-upgrade
+          #  HOOK               WEIGHT  DELETE POLICY                   WAITS  SOURCE
+          1  Job/{{…}}-migrate       5  before-hook-creation (default)  yes    refused-hooks/templates/migrate-job.yaml:6
+        """, relative(r, chart));
+    assertEquals("hooklens: Helm cannot render " + chart + ": parse error at (refused-hooks/templates/configmap.yaml:4):"
+        + " unexpected \"}\" in operand; the hooks are read from its templates with their actions masked, so the"
+        + " values, conditions and includes of the templates are not applied\nhooklens: " + chart
+        + "/templates/seed-job.yaml:6: a Job whose helm.sh/hook a template action writes is not placed\n", r.err());
+  }
+
+  @Test
   void theChartsHooksInHelmsOrderEventByEvent() throws Exception {
     Path plan = chart("plan");
     CliRun r = CliRun.of("hooks", plan.toString());
@@ -232,8 +263,9 @@ class HooksCommandTest {
     assertEquals(2, noValues.exit());
     assertTrue(noValues.err().contains("--values " + dir.resolve("nope.yaml") + ": no such file"), noValues.err());
 
+    // A chart Helm refuses is planned from its templates, with Helm's message as a note.
     CliRun broken = CliRun.of("hooks", chart("broken").toString());
-    assertEquals(2, broken.exit());
+    assertEquals(0, broken.exit(), broken.err());
     assertTrue(broken.err().contains("Helm cannot render " + dir.resolve("broken") + ": parse error at "
         + "(broken-shop/templates/configmap.yaml:4)"), broken.err());
   }

@@ -86,6 +86,22 @@ class ChartDiagnosticsTest {
   }
 
   @Test
+  void aBlockFromAValuesFileIsShownThereWithTheTemplateLineAsRelatedInformation() throws Exception {
+    Path chart = TestPaths.chartCopy("values-place", dir);
+    Path deployment = chart.resolve("templates/deployment.yaml");
+    String values = chart.resolve("ci/lifecycle-values.yaml").toUri().toString();
+    try (LspSession s = LspSession.start()) {
+      s.open(deployment.toUri().toString(), "helm", Files.readString(deployment));
+      Diagnostic d = rule(s.client.awaitDiagnostics(values, q -> has(q, "HL125")), "HL125").get();
+      assertEquals(2, d.getRange().getStart().getLine(), "on preStop in the values file");
+      assertEquals(1, d.getRelatedInformation().size(), d.toString());
+      var related = d.getRelatedInformation().get(0).getLocation();
+      assertEquals(deployment.toUri().toString(), related.getUri());
+      assertEquals(12, related.getRange().getStart().getLine(), "the template's line that includes the helper");
+    }
+  }
+
+  @Test
   void theEditorsValuesSetsAndSetValuesRenderTheChartAgain() throws Exception {
     Path shop = shop();
     Files.writeString(shop.resolve("prod.yaml"), "drainSeconds: 100\n");

@@ -4,16 +4,19 @@ import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.LintResult;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * The result for one input, under the name the user gave it.
  *
  * @param valuesSets for findings in a chart file, the values sets whose rendering produces them; empty
  *     for plain files
+ * @param baselined how many findings a baseline held back; empty when no baseline applies
  */
-public record FileResult(String displayName, LintResult result, Map<Finding, List<String>> valuesSets) {
+public record FileResult(String displayName, LintResult result, Map<Finding, List<String>> valuesSets,
+    OptionalInt baselined) {
   public FileResult(String displayName, LintResult result) {
-    this(displayName, result, Map.of());
+    this(displayName, result, Map.of(), OptionalInt.empty());
   }
 
   /** The values sets that produce a finding; empty outside charts. */

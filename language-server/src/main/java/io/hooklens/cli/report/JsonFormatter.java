@@ -62,6 +62,7 @@ public final class JsonFormatter implements Formatter {
         for (Finding.Related r : f.related()) {
           ObjectNode rn = related.addObject();
           rn.put("message", r.message());
+          rn.put("file", r.file() == null ? file.displayName() : r.file());
           ObjectNode rr = rn.putObject("range");
           position(rr.putObject("start"), r.range().start());
           position(rr.putObject("end"), r.range().end());
@@ -84,6 +85,7 @@ public final class JsonFormatter implements Formatter {
     summary.put("infos", totals.infos());
     summary.put("suppressed", totals.suppressed());
     totals.fixed().ifPresent(n -> summary.put("fixed", n));
+    totals.baselined().ifPresent(n -> summary.put("baselined", n));
     write(() -> {
       json.writeEndArray();
       json.writeFieldName("summary");

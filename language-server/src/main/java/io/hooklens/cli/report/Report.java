@@ -13,6 +13,7 @@ public final class Report {
   private int files;
   private final long[] bySeverity = new long[Severity.values().length];
   private int suppressed;
+  private OptionalInt baselined = OptionalInt.empty();
 
   public Report(Formatter format, PrintWriter out, RuleRegistry registry, String toolVersion) {
     this.format = format;
@@ -23,6 +24,7 @@ public final class Report {
   public void add(FileResult file) {
     files++;
     suppressed += file.result().suppressed();
+    file.baselined().ifPresent(n -> baselined = OptionalInt.of(baselined.orElse(0) + n));
     for (Finding f : file.result().findings()) {
       bySeverity[f.severity().ordinal()]++;
     }
@@ -32,7 +34,7 @@ public final class Report {
   /** Writes the totals and returns them. */
   public Totals finish(OptionalInt fixed) {
     Totals totals = new Totals(files, bySeverity[Severity.ERROR.ordinal()], bySeverity[Severity.WARNING.ordinal()],
-        bySeverity[Severity.INFO.ordinal()], suppressed, fixed);
+        bySeverity[Severity.INFO.ordinal()], suppressed, fixed, baselined);
     format.end(totals, out);
     out.flush();
     return totals;

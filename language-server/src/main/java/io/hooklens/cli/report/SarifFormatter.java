@@ -63,6 +63,10 @@ public final class SarifFormatter implements Formatter {
       r.put("ruleIndex", ruleIndex.get(f.ruleId()));
       r.put("level", level(f.severity()));
       r.putObject("message").put("text", file.messageOf(f));
+      if (file.baselined().isPresent()) {
+        // Findings a baseline holds back are left out, as in every format; what is reported is new to it.
+        r.put("baselineState", "new");
+      }
       location(r.putArray("locations").addObject(), uri, f.range());
       if (!file.valuesOf(f).isEmpty()) {
         ArrayNode values = r.putObject("properties").putArray("values");
@@ -74,7 +78,7 @@ public final class SarifFormatter implements Formatter {
           Finding.Related rel = f.related().get(i);
           ObjectNode loc = related.addObject();
           loc.put("id", i + 1);
-          location(loc, uri, rel.range());
+          location(loc, rel.file() == null ? uri : uri(rel.file()), rel.range());
           loc.putObject("message").put("text", rel.message());
         }
       }
@@ -86,6 +90,10 @@ public final class SarifFormatter implements Formatter {
   public void end(Totals totals, PrintWriter out) {
     JsonFormatter.write(() -> {
       json.writeEndArray();
+      if (totals.baselined().isPresent()) {
+        json.writeFieldName("properties");
+        json.writeTree(JsonFormatter.MAPPER.createObjectNode().put("baselined", totals.baselined().getAsInt()));
+      }
       json.writeEndObject();
       json.writeEndArray();
       json.writeEndObject();

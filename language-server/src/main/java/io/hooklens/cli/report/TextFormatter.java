@@ -5,6 +5,7 @@ import io.hooklens.core.engine.Severity;
 import io.hooklens.core.text.Printable;
 import io.hooklens.core.yaml.SourceText;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,7 +42,12 @@ public final class TextFormatter implements Formatter {
     long infos = totals.infos();
     int n = totals.files();
     String files = n + (n == 1 ? " file" : " files");
-    String suppressed = totals.suppressed() > 0 ? " (" + totals.suppressed() + " suppressed)" : "";
+    List<String> held = new ArrayList<>();
+    if (totals.suppressed() > 0) {
+      held.add(totals.suppressed() + " suppressed");
+    }
+    totals.baselined().ifPresent(b -> held.add(b + " in the baseline"));
+    String suppressed = held.isEmpty() ? "" : " (" + String.join(", ", held) + ")";
     if (totals.fixed().isPresent() && totals.fixed().getAsInt() > 0) {
       suppressed += " after fixing " + plural(totals.fixed().getAsInt(), "problem");
     }

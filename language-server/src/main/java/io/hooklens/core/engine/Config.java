@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Settings for a lint run, from {@code .hooklens.yaml}, flags or editor settings.
@@ -13,9 +14,11 @@ import java.util.Map;
  * @param charts how charts are rendered beyond their own values
  * @param chartNotRendered the files are those of a chart that Helm could not render, linted one by one in its
  *     place, so a template that only becomes YAML when rendered cannot be checked at all
+ * @param chartCrds the names of the CustomResourceDefinitions in the {@code crds/} directories of the chart being
+ *     linted (which Helm installs before its templates), empty outside a chart
  */
 public record Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude, Charts charts,
-    boolean chartNotRendered) {
+    boolean chartNotRendered, Set<String> chartCrds) {
   public static final Config DEFAULT = new Config(Targets.DEFAULT, Map.of(), List.of());
 
   public Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude) {
@@ -23,7 +26,11 @@ public record Config(Targets targets, Map<String, RuleSetting> rules, List<Strin
   }
 
   public Config(Targets targets, Map<String, RuleSetting> rules, List<String> exclude, Charts charts) {
-    this(targets, rules, exclude, charts, false);
+    this(targets, rules, exclude, charts, false, Set.of());
+  }
+
+  public Config {
+    chartCrds = Set.copyOf(chartCrds);
   }
 
   /**
@@ -54,11 +61,16 @@ public record Config(Targets targets, Map<String, RuleSetting> rules, List<Strin
   public record RuleSetting(Severity severity, boolean off, Map<String, Object> params) {}
 
   public Config withTargets(Targets t) {
-    return new Config(t, rules, exclude, charts, chartNotRendered);
+    return new Config(t, rules, exclude, charts, chartNotRendered, chartCrds);
   }
 
   /** These settings for the files of a chart that Helm could not render. */
   public Config forChartNotRendered() {
-    return new Config(targets, rules, exclude, charts, true);
+    return new Config(targets, rules, exclude, charts, true, chartCrds);
+  }
+
+  /** These settings for a chart whose crds/ directories hold CustomResourceDefinitions of these names. */
+  public Config withChartCrds(Set<String> names) {
+    return new Config(targets, rules, exclude, charts, chartNotRendered, names);
   }
 }

@@ -33,13 +33,23 @@ import java.util.Set;
  * helm:
  *   values: [ci/prod.yaml]   # more values sets, relative to each chart
  *   set: {image.tag: "1.2"}  # on every values set, as --set
+ * baseline: .hooklens-baseline.json   # findings recorded there are not reported
  * </pre>
  */
 public final class ConfigReader {
-  /** The configuration read, and what was wrong with it ({@code line:col: message}, 1-based). */
-  public record Result(Config config, List<String> errors) {}
+  /**
+   * The configuration read, and what was wrong with it ({@code line:col: message}, 1-based).
+   *
+   * @param baseline the baseline file as written, relative to the configuration file; null when none is named.
+   *     Kept beside the settings, not in them: it is about which findings a lint reports, not how files are judged
+   */
+  public record Result(Config config, List<String> errors, String baseline) {
+    Result(Config config, List<String> errors) {
+      this(config, errors, null);
+    }
+  }
 
-  private static final Set<String> TOP = Set.of("targets", "rules", "exclude", "helm");
+  private static final Set<String> TOP = Set.of("targets", "rules", "exclude", "helm", "baseline");
 
   private ConfigReader() {}
 
@@ -62,7 +72,8 @@ public final class ConfigReader {
     }
     for (YMap.Entry e : top.entries()) {
       if (!TOP.contains(e.key().value())) {
-        errors.add(at(e.key()) + "unknown setting \"" + e.key().value() + "\"; known: exclude, helm, rules, targets");
+        errors.add(at(e.key()) + "unknown setting \"" + e.key().value() + "\"; known: baseline, exclude, helm, rules, "
+            + "targets");
       }
     }
     YNode t = top.get("targets");
@@ -101,7 +112,14 @@ public final class ConfigReader {
     } else if (h != null) {
       errors.add(at(h) + "helm must be a mapping with values and set");
     }
-    return new Result(new Config(targets, rules, exclude, charts), errors);
+    YNode b = top.get("baseline");
+    String baseline = null;
+    if (b instanceof YScalar bs && bs.type() != YScalar.Type.NULL && !bs.value().isBlank()) {
+      baseline = bs.value();
+    } else if (b != null) {
+      errors.add(at(b) + "baseline must be the path of a baseline file, such as .hooklens-baseline.json");
+    }
+    return new Result(new Config(targets, rules, exclude, charts), errors, baseline);
   }
 
   private static Config.Charts charts(YMap hm, List<String> errors) {

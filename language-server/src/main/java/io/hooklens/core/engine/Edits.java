@@ -2,6 +2,7 @@ package io.hooklens.core.engine;
 
 import io.hooklens.core.yaml.Position;
 import io.hooklens.core.yaml.Range;
+import io.hooklens.core.yaml.Scalars;
 import io.hooklens.core.yaml.SourceText;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
@@ -9,9 +10,7 @@ import io.hooklens.core.yaml.YScalar;
 import io.hooklens.core.yaml.YSeq;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -30,8 +29,6 @@ public final class Edits {
   private static final Pattern ITEM_DASHES = Pattern.compile(" *(- +)+");
   private static final Pattern KEY_DASHES = Pattern.compile(" *(- +)*");
   private static final Pattern WORD_LIST = Pattern.compile("[A-Za-z][A-Za-z0-9._/-]*(, *[A-Za-z][A-Za-z0-9._/-]*)*");
-  private static final Set<String> NOT_STRINGS = Set.of("y", "n", "yes", "no", "true", "false", "on", "off",
-      "null");
   private static final String SEPARATORS = ", \t";
   /** YAML's one-letter escapes in double quotes, and the chars they stand for. */
   private static final String SINGLE_CHAR_ESCAPES = "0abt\tnvfre \"/\\N_LP";
@@ -178,7 +175,7 @@ public final class Edits {
    * keeps reading as a string, and no indicator can form next to a letter, a digit or {@code ._/-}.
    */
   private static boolean wordAmongWords(String value, int a, int b, String word, String whole, boolean inFlow) {
-    return !inFlow && PLAIN_WORD.matcher(word).matches() && !NOT_STRINGS.contains(whole.toLowerCase(Locale.ROOT))
+    return !inFlow && PLAIN_WORD.matcher(word).matches() && Scalars.type(whole) == YScalar.Type.STRING
         && (a == 0 || SEPARATORS.indexOf(value.charAt(a - 1)) >= 0)
         && (b == value.length() || SEPARATORS.indexOf(value.charAt(b)) >= 0);
   }
@@ -405,7 +402,7 @@ public final class Edits {
 
   /** Whether a string can be written plain and still read back as that string. */
   private static boolean plainOk(String v, boolean inFlow) {
-    if (NOT_STRINGS.contains(v.toLowerCase(Locale.ROOT))) {
+    if (Scalars.type(v) != YScalar.Type.STRING) {
       return false;
     }
     return PLAIN_WORD.matcher(v).matches() || plainText(v, inFlow);

@@ -30,8 +30,17 @@ public record Finding(String ruleId, String ruleName, Severity severity, String 
   /** The object a finding is about. */
   public record ResourceRef(String apiVersion, String kind, String name, int document) {}
 
-  /** Another place in the same file that belongs to a finding. */
-  public record Related(Range range, String message) {}
+  /**
+   * Another place that belongs to a finding.
+   *
+   * @param file the file it is in, by the name reports give it; null for the finding's own file
+   */
+  public record Related(Range range, String message, String file) {
+    /** A place in the finding's own file. */
+    public Related(Range range, String message) {
+      this(range, message, null);
+    }
+  }
 
   public Finding withSeverity(Severity s) {
     return new Finding(ruleId, ruleName, s, message, range, document, resource, related, fixes);

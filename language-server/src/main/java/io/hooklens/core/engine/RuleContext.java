@@ -39,6 +39,11 @@ public final class RuleContext {
     return config.chartNotRendered();
   }
 
+  /** Whether the chart being linted has a CustomResourceDefinition of this name in a crds/ directory. */
+  public boolean chartHasCrd(String name) {
+    return config.chartCrds().contains(name);
+  }
+
   /** Whether an id, name or pattern such as {@code HL4xx} names a known rule. */
   public boolean isKnownRule(String pattern) {
     return registry.knows(pattern);

@@ -43,9 +43,21 @@ public record PodSpec(YMap node, Resource owner, boolean hidesContent) {
     return os == null ? null : os.string("name");
   }
 
-  /** Describes the grace period for messages: {@code 30s (default)} or {@code 45s}. */
+  /**
+   * Describes the grace period for messages: {@code 30s (default)}, {@code 45s}, or {@code 24s (kubectl reads 030 as
+   * 24)} when the number is written in another form than its decimal (octal, hex, a whole float).
+   */
   public String describeGrace() {
     OptionalLong g = grace();
-    return g.isPresent() ? g.getAsLong() + "s" + (graceIsDefault() ? " (default)" : "") : "unknown";
+    if (g.isEmpty()) {
+      return "unknown";
+    }
+    String seconds = g.getAsLong() + "s";
+    if (graceIsDefault()) {
+      return seconds + " (default)";
+    }
+    String written = graceNode().value();
+    String value = String.valueOf(g.getAsLong());
+    return written.equals(value) ? seconds : seconds + " (kubectl reads " + written + " as " + value + ")";
   }
 }

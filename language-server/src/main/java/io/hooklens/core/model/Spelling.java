@@ -33,6 +33,20 @@ public final class Spelling {
     return out;
   }
 
+  /**
+   * The field names {@code name} may be a typo of. Short names allow one edit, longer ones two, so that "exce"
+   * finds "exec" but "foo" finds nothing; failing that, a name of five letters or more may be a field's name
+   * cut short, as "activeDeadline" is of "activeDeadlineSeconds".
+   */
+  public static List<String> nearestField(String name, List<String> fields) {
+    List<String> near = nearest(name, fields, name.length() <= 4 ? 1 : 2);
+    if (!near.isEmpty() || name.length() < 5) {
+      return near;
+    }
+    String prefix = name.toLowerCase(Locale.ROOT);
+    return fields.stream().filter(f -> f.toLowerCase(Locale.ROOT).startsWith(prefix)).toList();
+  }
+
   /** Optimal string alignment distance: edits, with a swap of adjacent letters counting as one. */
   public static int distance(String a, String b) {
     int[][] d = new int[a.length() + 1][b.length() + 1];

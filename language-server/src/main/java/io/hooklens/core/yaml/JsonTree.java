@@ -4,19 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.math.BigInteger;
-import java.util.Locale;
+import java.math.BigDecimal;
 import java.util.OptionalLong;
-import java.util.Set;
 
 /**
- * A YAML subtree as the JSON Kubernetes decodes from it: each scalar by its resolved type (a plain
- * {@code 5} is a number, a quoted {@code "5"} a string, {@code yes} a boolean).
+ * A YAML subtree as the JSON kubectl sends for it: each scalar by its type as {@link Scalars} resolves it (a plain
+ * {@code 5} is a number, a quoted {@code "5"} a string, {@code yes} a boolean, {@code 030} the number 24).
  */
 public final class JsonTree {
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
-  private static final Set<String> TRUE = Set.of("true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON",
-      "y", "Y");
 
   private JsonTree() {}
 
@@ -40,39 +36,29 @@ public final class JsonTree {
     return switch (s.type()) {
       case STRING -> JSON.textNode(s.value());
       case INT -> integer(s);
-      case FLOAT -> JSON.numberNode(floating(s.value()));
-      case BOOL -> JSON.booleanNode(TRUE.contains(s.value()));
+      case FLOAT -> floating(s);
+      case BOOL -> JSON.booleanNode(Scalars.truth(s.value()));
       case NULL -> JSON.nullNode();
     };
   }
 
   private static JsonNode integer(YScalar s) {
     OptionalLong v = s.asLong();
-    if (v.isPresent()) {
-      long n = v.getAsLong();
-      // As Jackson reads JSON text: an int where it fits, which typed readers (IntOrString) require.
-      return n == (int) n ? JSON.numberNode((int) n) : JSON.numberNode(n);
-    }
-    // asLong() reads every integer spelling that fits a long, so only larger values get here.
-    String d = s.value().replace("_", "");
-    boolean negative = d.startsWith("-");
-    if (negative || d.startsWith("+")) {
-      d = d.substring(1);
-    }
-    int radix = d.startsWith("0x") || d.startsWith("0X") ? 16 : d.startsWith("0o") ? 8 : 10;
-    BigInteger b = new BigInteger(radix == 10 ? d : d.substring(2), radix);
-    return JSON.numberNode(negative ? b.negate() : b);
+    return v.isPresent() ? integer(v.getAsLong()) : JSON.numberNode(Scalars.bigInteger(s.value()));
   }
 
-  private static double floating(String v) {
-    String f = v.replace("_", "");
-    String lower = f.toLowerCase(Locale.ROOT);
-    if (lower.endsWith(".inf")) {
-      return f.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+  /** An integral float goes out as an integer, as Go's JSON encoder writes it for kubectl ({@code 30.0} as 30). */
+  private static JsonNode floating(YScalar s) {
+    if (Scalars.integralFloat(s.value())) {
+      OptionalLong v = s.asLong();
+      return v.isPresent() ? integer(v.getAsLong())
+          : JSON.numberNode(new BigDecimal(Scalars.floating(s.value())).toBigIntegerExact());
     }
-    if (lower.equals(".nan")) {
-      return Double.NaN;
-    }
-    return Double.parseDouble(f);
+    return JSON.numberNode(Scalars.floating(s.value()));
+  }
+
+  /** As Jackson reads JSON text: an int where it fits, which typed readers (IntOrString) require. */
+  private static JsonNode integer(long n) {
+    return n == (int) n ? JSON.numberNode((int) n) : JSON.numberNode(n);
   }
 }

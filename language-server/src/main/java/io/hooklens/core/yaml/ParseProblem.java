@@ -16,6 +16,11 @@ public record ParseProblem(Kind kind, Range range, String message) {
      * A resource Helm left out of a rendered chart, since a {@code helm.sh/hook} key that a template action
      * wrote names an event Helm does not know; Helm only logs it. Reported on the chart's Chart.yaml.
      */
-    SKIPPED_HOOK
+    SKIPPED_HOOK,
+    /**
+     * A chart Helm rendered only in part: without a dependency missing from {@code charts/}, or with a placeholder
+     * for a value Helm refused to go without. Reported on the dependency's entry or where Helm refused.
+     */
+    PARTIAL_RENDER
   }
 }

@@ -65,23 +65,13 @@ public final class YScalar extends YNode {
     return value.contains("{{") || value.contains("${") || value.indexOf(TemplateMask.PLACEHOLDER) >= 0;
   }
 
-  /** The integer value of an INT scalar, if it fits a long. */
+  /**
+   * The integer the API server decodes from this scalar as kubectl sends it: an INT by its radix ({@code 030} is
+   * octal 24, {@code 0x1E} is 30), or a FLOAT with no fraction ({@code 30.0}); empty for anything else and for
+   * values past a long.
+   */
   public OptionalLong asLong() {
-    if (type() != Type.INT) {
-      return OptionalLong.empty();
-    }
-    try {
-      String v = value.replace("_", "");
-      if (v.startsWith("0x") || v.startsWith("0X")) {
-        return OptionalLong.of(Long.parseLong(v.substring(2), 16));
-      }
-      if (v.startsWith("0o")) {
-        return OptionalLong.of(Long.parseLong(v.substring(2), 8));
-      }
-      return OptionalLong.of(Long.parseLong(v.startsWith("+") ? v.substring(1) : v));
-    } catch (NumberFormatException e) {
-      return OptionalLong.empty();
-    }
+    return Scalars.integral(type(), value);
   }
 
   @Override

@@ -40,14 +40,6 @@ public final class YamlReader {
     public static final Limits DEFAULT = new Limits(500, 1_000, 5_000_000L);
   }
 
-  private static final Pattern INT = Pattern.compile("[-+]?(0|[1-9][0-9_]*)|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?0[0-7_]+");
-  private static final Pattern FLOAT = Pattern.compile(
-      "[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
-  // Kubernetes reads YAML through go-yaml v2, which still knows the YAML 1.1 booleans.
-  private static final Set<String> BOOLS = Set.of("true", "True", "TRUE", "false", "False", "FALSE",
-      "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N");
-  private static final Set<String> NULLS = Set.of("", "~", "null", "Null", "NULL");
-
   private final Limits limits;
 
   public YamlReader() {
@@ -58,29 +50,34 @@ public final class YamlReader {
     this.limits = limits;
   }
 
-  /** Reads a file; {@code json} replaces tabs (JSON whitespace, but not YAML indentation) first. */
+  /**
+   * Reads a file; {@code json} replaces tabs (JSON whitespace, but not YAML indentation) first, and, when the
+   * text starts with {@code &#123;} as kubectl's decoder checks before it reads a stream as JSON, takes only JSON's
+   * literals as plain scalars.
+   */
   public ParsedFile read(SourceText source, boolean json) {
     String text = source.text();
+    boolean strict = json && text.stripLeading().startsWith("{");
     if (json && text.indexOf('\t') >= 0) {
       // Same length, so every offset stays true; tabs cannot occur raw inside JSON strings.
       text = text.replace('\t', ' ');
     }
-    ParsedFile parsed = readText(source, text);
+    ParsedFile parsed = readText(source, text, strict);
     if (parsed.problems().stream().anyMatch(p -> p.message().contains(EMPTY_BLOCK_SCALAR_BUG))) {
       String patched = emptyBlockScalarsAsEmptyStrings(text);
       if (!patched.equals(text)) {
-        parsed = readText(source, patched);
+        parsed = readText(source, patched, strict);
       }
     }
     return parsed;
   }
 
-  private ParsedFile readText(SourceText source, String text) {
+  private ParsedFile readText(SourceText source, String text, boolean json) {
     List<YamlDocument> documents = new ArrayList<>();
     List<ParseProblem> problems = new ArrayList<>();
     int startLine = 0;
     while (startLine >= 0) {
-      startLine = readFrom(source, text, startLine, text.length(), documents, problems);
+      startLine = readFrom(source, text, startLine, text.length(), documents, problems, json);
     }
     return new ParsedFile(source, documents, problems);
   }
@@ -111,7 +108,7 @@ public final class YamlReader {
       if (chunk == null) {
         List<YamlDocument> docs = new ArrayList<>();
         List<ParseProblem> found = new ArrayList<>();
-        readFrom(source, text, line, end, docs, found);
+        readFrom(source, text, line, end, docs, found, false);
         // Indices count from the chunk's first document.
         List<YamlDocument> indexed = new ArrayList<>(docs.size());
         for (YamlDocument d : docs) {
@@ -213,7 +210,7 @@ public final class YamlReader {
    * or -1.
    */
   private int readFrom(SourceText source, String text, int startLine, int end, List<YamlDocument> documents,
-      List<ParseProblem> problems) {
+      List<ParseProblem> problems, boolean json) {
     String chunk = startLine == 0 && end == text.length() ? text : text.substring(source.lineStart(startLine), end);
     if (chunk.endsWith("\r")) {
       // snakeyaml does not count a CR that ends its input as a line break, as the line table does; with an LF
@@ -223,7 +220,7 @@ public final class YamlReader {
     int bufferSize = bufferSize(source, startLine, end);
     LoadSettings settings = bufferSize == DEFAULT_BUFFER ? DEFAULT_SETTINGS : settings(bufferSize);
     ParserImpl parser = new ParserImpl(settings, new StreamReader(settings, chunk));
-    Composer composer = new Composer(startLine, documents.size(), problems);
+    Composer composer = new Composer(startLine, documents.size(), problems, json);
     try {
       while (parser.hasNext()) {
         Event event = parser.next();
@@ -359,47 +356,14 @@ public final class YamlReader {
     if (e.getTag().isPresent() && !e.getImplicit().canOmitTagInPlainScalar()) {
       String tag = e.getTag().get();
       if (tag.endsWith(":int")) {
-        return YScalar.Type.INT;
+        // go-yaml refuses a !!int it cannot read as one; so does the API, for want of a number.
+        return Scalars.type(e.getValue()) == YScalar.Type.INT ? YScalar.Type.INT : YScalar.Type.STRING;
       }
       if (tag.endsWith(":str")) {
         return YScalar.Type.STRING;
       }
     }
-    String v = e.getValue();
-    if (mayBeWord(v)) {
-      if (NULLS.contains(v)) {
-        return YScalar.Type.NULL;
-      }
-      if (BOOLS.contains(v)) {
-        return YScalar.Type.BOOL;
-      }
-    }
-    char c = v.charAt(0);
-    // Only these can start a number; the regular expressions are too slow to try on every word.
-    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
-      if (INT.matcher(v).matches()) {
-        return YScalar.Type.INT;
-      }
-      if (FLOAT.matcher(v).matches()) {
-        return YScalar.Type.FLOAT;
-      }
-    }
-    return YScalar.Type.STRING;
-  }
-
-  /**
-   * Whether a plain scalar may be one of {@link #NULLS} or {@link #BOOLS}: at most five characters, the first one
-   * of theirs. Most keys and values are not, and looking each up in the sets cost a tenth of reading under a fuzzer,
-   * whose hooks compare a missing word with its neighbours in the set.
-   */
-  private static boolean mayBeWord(String v) {
-    if (v.isEmpty()) {
-      return true;
-    }
-    return v.length() <= 5 && switch (v.charAt(0)) {
-      case '~', 'n', 'N', 't', 'T', 'f', 'F', 'y', 'Y', 'o', 'O' -> true;
-      default -> false;
-    };
+    return Scalars.type(e.getValue());
   }
 
   /** Scalars up to this length are shared; longer ones rarely repeat. */
@@ -416,6 +380,9 @@ public final class YamlReader {
 
   /** Turns events into nodes, one document at a time. */
   private final class Composer {
+    /** Plain scalars must be JSON literals; a document with another one is refused, as kubectl's decoder does. */
+    private final boolean json;
+    private boolean notJson;
     private final int lineOffset;
     private int nextIndex;
     private final List<ParseProblem> problems;
@@ -428,7 +395,8 @@ public final class YamlReader {
     private int aliases;
     private long expanded;
 
-    Composer(int lineOffset, int firstIndex, List<ParseProblem> problems) {
+    Composer(int lineOffset, int firstIndex, List<ParseProblem> problems, boolean json) {
+      this.json = json;
       this.lineOffset = lineOffset;
       this.nextIndex = firstIndex;
       this.problems = problems;
@@ -448,17 +416,24 @@ public final class YamlReader {
         case DocumentStart -> {
           docStart = pos(event.getStartMark());
           root = null;
+          notJson = false;
           anchors.clear();
           aliases = 0;
           expanded = 0;
         }
         case DocumentEnd -> {
-          return new YamlDocument(nextIndex++, root, new Range(docStart, pos(event.getEndMark())));
+          return new YamlDocument(nextIndex++, notJson ? null : root, new Range(docStart, pos(event.getEndMark())));
         }
         case Scalar -> {
           ScalarEvent e = (ScalarEvent) event;
           YScalar s = new YScalar(new Range(pos(e.getStartMark()), pos(e.getEndMark())), shared(e.getValue()),
               resolve(e), e.getScalarStyle() != ScalarStyle.PLAIN);
+          // An empty value is where an editor asks for completions, mid-edit; a template action's value is unknown.
+          if (json && !notJson && !s.quoted() && !s.value().isEmpty() && !s.isTemplated()
+              && !Scalars.isJsonLiteral(s.value())) {
+            notJson = true;
+            notJson(s);
+          }
           anchor(e, s, 1);
           add(s, 1, 1);
         }
@@ -501,6 +476,15 @@ public final class YamlReader {
         }
       }
       return null;
+    }
+
+    private void notJson(YScalar s) {
+      String v = s.value();
+      String what = "\"" + v + "\" is not a JSON value"
+          + (v.matches("[-+]?[0-9].*") ? " (JSON numbers are decimal, without leading zeros, a + or _)"
+              : " (JSON strings are quoted; only true, false and null are not)");
+      problems.add(new ParseProblem(ParseProblem.Kind.SYNTAX, s.range(), what
+          + "; kubectl reads a file that starts with { as JSON and rejects it"));
     }
 
     /** One string for each distinct short scalar: keys and small values repeat in every object of a file. */

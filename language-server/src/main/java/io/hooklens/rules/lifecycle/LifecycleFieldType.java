@@ -9,31 +9,38 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.Container;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.Spelling;
+import io.hooklens.core.yaml.SchemaCheck;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
 import io.hooklens.core.yaml.YSeq;
+import java.math.BigInteger;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 @RuleInfo(
     id = "HL126",
     name = "lifecycle-field-type",
-    summary = "A lifecycle field has the wrong type or is not a field of the API",
+    summary = "A lifecycle field, or a field hooks depend on, has the wrong type or is not a field of the API",
     severity = Severity.ERROR,
     fixable = true,
     remediation = "Write the field with the type the API expects (a list for exec.command, an unquoted integer for"
-        + " sleep.seconds, a list of name/value items for httpHeaders) and remove or correct unknown fields.",
+        + " sleep.seconds and terminationGracePeriodSeconds, true or false for tty, a list of name/value items for"
+        + " httpHeaders) and remove or correct unknown fields.",
     messages = {
         @Message(id = "wrongType", text = "{0} must be {1}, not {2}{3}."),
-        @Message(id = "wrongScalar", text = "{0} must be {1}; {2} is {3}{4}."),
-        @Message(id = "unknownFieldNear", text = "Unknown field \"{0}\" in {1} (did you mean {2}?); it is dropped"
-            + " or, under strict field validation, rejected."),
-        @Message(id = "unknownField", text = "Unknown field \"{0}\" in {1}, which takes {2}; it is dropped or,"
-            + " under strict field validation, rejected."),
+        @Message(id = "apiType", text = "{0}: expected {1}, got {2}; the API rejects it{3}{4}."),
+        @Message(id = "unknownFieldNear", text = "Unknown field \"{0}\" in {1} (did you mean {2}?): "
+            + SchemaCheck.UNKNOWN_FIELD_FATE + "."),
+        @Message(id = "unknownField", text = "Unknown field \"{0}\" in {1}, which takes {2}: "
+            + SchemaCheck.UNKNOWN_FIELD_FATE + "."),
         @Message(id = "missingField", text = "{0} needs {1}; {2} is missing.")
     })
 public final class LifecycleFieldType implements Rule {
@@ -56,9 +63,10 @@ public final class LifecycleFieldType implements Rule {
         continue;
       }
       SchemaCheck schema = Schema.LIFECYCLE;
+      Resource owner = c.pod().owner();
       for (SchemaCheck.Violation v : schema.validate(lifecycle)) {
         switch (v.keyword()) {
-          case "type" -> wrongType(ctx, schema, v);
+          case "type" -> wrongType(ctx, schema, v, owner);
           case "additionalProperties" -> unknownField(ctx, v);
           case "required" -> missingField(ctx, v);
           default -> {
@@ -67,9 +75,90 @@ public final class LifecycleFieldType implements Rule {
         }
       }
     }
+    for (TypedFields.Mistyped m : TypedFields.in(doc)) {
+      String expected = m.expected().name().toLowerCase(Locale.ROOT);
+      RuleContext.Reported reported = ctx.report(m.value(), "apiType", apiPath(m.owner(), m.value()), expected,
+          got(m.value()), unchecked(m.unchecked()), m.value() instanceof YScalar s ? typedHint(s, m.expected()) : "");
+      if (m.value() instanceof YScalar s && s.type() == YScalar.Type.STRING
+          && m.expected() == TypedFields.Expected.INTEGER) {
+        reported.fix(conversion(ctx, s, List.of("integer"), List.of()));
+      }
+    }
   }
 
-  private static void wrongType(RuleContext ctx, SchemaCheck schema, SchemaCheck.Violation v) {
+  /** What the hook rules could not check when a lifecycle field has the wrong type. */
+  private static String lifecycleUnchecked(List<Object> path) {
+    Object last = path.isEmpty() ? null : path.get(path.size() - 1);
+    Object holder = path.size() < 2 ? null : path.get(path.size() - 2);
+    if ("seconds".equals(last) && "sleep".equals(holder)) {
+      return "the sleep was not checked against its range and the grace period";
+    }
+    if ("port".equals(last)) {
+      return "the port was not checked against its range and the container's ports";
+    }
+    return "";
+  }
+
+  private static String unchecked(String what) {
+    return what.isEmpty() ? "" : ", and " + what;
+  }
+
+  /** A boolean written in quotes: say how to write it. */
+  private static String typedHint(YScalar s, TypedFields.Expected expected) {
+    if (s.type() == YScalar.Type.STRING && expected == TypedFields.Expected.INTEGER
+        && INTEGER.matcher(s.value()).matches()) {
+      return " — write " + decimal(s.value()) + " without quotes";
+    }
+    if (s.type() == YScalar.Type.STRING && expected == TypedFields.Expected.BOOLEAN) {
+      return " — write true or false without quotes";
+    }
+    return "";
+  }
+
+  /**
+   * The field as the API server's decode error names it, from the object's root: {@code
+   * Deployment.spec.template.spec.terminationGracePeriodSeconds}.
+   */
+  private static String apiPath(Resource owner, YNode node) {
+    Deque<String> steps = new ArrayDeque<>();
+    for (YNode n = node; n != null && n != owner.root() && n.parent() != null; n = n.parent()) {
+      Object k = n.keyInParent();
+      steps.push(k instanceof Integer i ? "[" + i + "]" : "." + k);
+    }
+    return (owner.kind() == null ? "object" : owner.kind()) + String.join("", steps);
+  }
+
+  /** The value as the decode error describes it: its JSON type, and the value itself when a scalar. */
+  private static String got(YNode n) {
+    if (n instanceof YMap) {
+      return "a mapping";
+    }
+    if (n instanceof YSeq) {
+      return "a list";
+    }
+    YScalar s = (YScalar) n;
+    return switch (s.type()) {
+      case STRING -> "string " + quote(s.value());
+      case INT -> "integer " + s.value();
+      case FLOAT -> "number " + s.value();
+      case BOOL -> "boolean " + s.value();
+      case NULL -> "null";
+    };
+  }
+
+  private static String apiExpected(List<String> types) {
+    List<String> parts = new ArrayList<>();
+    for (String t : types) {
+      parts.add(switch (t) {
+        case "array" -> "list";
+        case "object" -> "mapping";
+        default -> t;
+      });
+    }
+    return String.join(" or ", parts);
+  }
+
+  private static void wrongType(RuleContext ctx, SchemaCheck schema, SchemaCheck.Violation v, Resource owner) {
     if (v.node() instanceof YScalar s && s.isTemplated()) {
       return;
     }
@@ -79,8 +168,8 @@ public final class LifecycleFieldType implements Rule {
     boolean scalarExpected = !expected.contains("array") && !expected.contains("object");
     RuleContext.Reported reported;
     if (v.node() instanceof YScalar s && s.type() != YScalar.Type.NULL && scalarExpected) {
-      reported = ctx.report(v.node(), "wrongScalar", field, describeExpected(schema, v.schema()), display(s),
-          describe(s), hint);
+      reported = ctx.report(v.node(), "apiType", apiPath(owner, s), apiExpected(expected), got(s),
+          unchecked(lifecycleUnchecked(v.path())), hint);
     } else {
       reported = ctx.report(v.node(), "wrongType", field, describeExpected(schema, v.schema()), describe(v.node()),
           hint);
@@ -96,9 +185,8 @@ public final class LifecycleFieldType implements Rule {
       // grpc in a handler is HL104's: it exists on probes, and that deserves its own explanation.
       return;
     }
-    List<String> known = new ArrayList<>();
-    v.schema().path("properties").fieldNames().forEachRemaining(known::add);
-    List<String> near = nearest(v.property(), known);
+    List<String> known = SchemaCheck.properties(v.schema());
+    List<String> near = Spelling.nearestField(v.property(), known);
     String where = describePath(v.path());
     if (near.isEmpty()) {
       ctx.report(e.key(), "unknownField", v.property(), where, orList(known));
@@ -125,7 +213,7 @@ public final class LifecycleFieldType implements Rule {
   private static Fix conversion(RuleContext ctx, YScalar s, List<String> expected, List<Object> path) {
     String value = s.value().trim();
     if (expected.contains("integer") && INTEGER.matcher(value).matches()) {
-      String n = value.startsWith("+") ? value.substring(1) : value;
+      String n = decimal(value);
       return new Fix("Write " + n + " as a number", true, ctx.edits().replaceLiteral(s, n));
     }
     boolean command = !path.isEmpty() && "command".equals(path.get(path.size() - 1));
@@ -134,6 +222,14 @@ public final class LifecycleFieldType implements Rule {
           ctx.edits().replaceWithFlow(s, List.of(value.split("\\s+"))));
     }
     return null;
+  }
+
+  /**
+   * A quoted whole number as a plain one that means the same: without a sign or leading zeros, which would make
+   * {@code "030"} the octal 24 once unquoted.
+   */
+  private static String decimal(String quoted) {
+    return new BigInteger(quoted.trim()).toString();
   }
 
   /** A suggestion for the common mistakes, or an empty string. */
@@ -171,7 +267,7 @@ public final class LifecycleFieldType implements Rule {
       return argv(s.value());
     }
     if (types.contains("integer") && s.type() == YScalar.Type.STRING && INTEGER.matcher(s.value()).matches()) {
-      return s.value().trim();
+      return decimal(s.value());
     }
     if (types.equals(List.of("string")) && s.type() != YScalar.Type.STRING) {
       return quote(s.value());
@@ -262,25 +358,11 @@ public final class LifecycleFieldType implements Rule {
     if (path.size() == 1) {
       return String.valueOf(path.get(0));
     }
-    StringBuilder sb = new StringBuilder();
-    for (Object step : path.subList(1, path.size())) {
-      if (step instanceof Integer i) {
-        sb.append('[').append(i).append(']');
-      } else {
-        sb.append(sb.length() > 0 ? "." : "").append(step);
-      }
-    }
-    return sb.toString();
+    return SchemaCheck.describe(path.subList(1, path.size()));
   }
 
   private static List<String> nonNull(List<String> types) {
     return types.stream().filter(t -> !t.equals("null")).toList();
-  }
-
-  /** Known names within a small edit distance, ignoring case: typos, not different words. */
-  /** Short names allow one edit, longer ones two, so that "exce" finds "exec" but "foo" finds nothing. */
-  private static List<String> nearest(String name, List<String> known) {
-    return Spelling.nearest(name, known, name.length() <= 4 ? 1 : 2);
   }
 
   private static String orList(List<String> names) {

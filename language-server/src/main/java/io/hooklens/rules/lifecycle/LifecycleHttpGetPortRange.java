@@ -38,7 +38,8 @@ public final class LifecycleHttpGetPortRange implements Rule {
         ctx.report(h.map().entry("httpGet").key(), "missing", h.hook().field());
       } else if (port.value() instanceof YScalar s && s.type() == YScalar.Type.NULL) {
         ctx.report(port.key(), "missing", h.hook().field());
-      } else if (port.value() instanceof YScalar s && s.type() == YScalar.Type.INT) {
+      } else if (port.value() instanceof YScalar s && (s.type() == YScalar.Type.INT || s.asLong().isPresent())) {
+        // A whole float (8080.0) reaches the API as an integer; a fraction is HL126's type error.
         OptionalLong n = s.asLong();
         if (n.isEmpty() || n.getAsLong() < 1 || n.getAsLong() > MAX_PORT) {
           ctx.report(s, "range", s.value());

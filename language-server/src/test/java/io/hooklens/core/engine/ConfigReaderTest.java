@@ -79,4 +79,14 @@ class ConfigReaderTest {
     assertEquals(java.util.Map.of("c", "d,e=f"), set.config().charts().set(), "read as --set c=d,e=f");
     assertEquals(List.of("1:7: helm must be a mapping with values and set"), read("helm: yes\n").errors());
   }
+
+  @Test
+  void aBaselineIsAPathAndAnythingElseIsAnErrorWithItsPosition() {
+    ConfigReader.Result r = read("baseline: ci/accepted.json\n");
+    assertEquals(List.of(), r.errors());
+    assertEquals("ci/accepted.json", r.baseline());
+    assertEquals(null, read("rules: {}\n").baseline());
+    assertEquals(List.of("1:11: baseline must be the path of a baseline file, such as .hooklens-baseline.json"),
+        read("baseline: [a.json]\n").errors());
+  }
 }

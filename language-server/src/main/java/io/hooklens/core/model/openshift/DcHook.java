@@ -123,14 +123,15 @@ public record DcHook(Resource owner, Form form, String params, DcPhase phase, YS
 
   /** The {@link #validated()} hooks of every DeploymentConfig of a document, in document order. */
   public static List<DcHook> validatedIn(HookDocument doc) {
+    return in(doc).stream().filter(DcHook::validated).toList();
+  }
+
+  /** The hooks of every DeploymentConfig of a document, in both forms, in document order. */
+  public static List<DcHook> in(HookDocument doc) {
     List<DcHook> out = new ArrayList<>();
     for (Resource r : doc.resources()) {
       if (isDeploymentConfig(r)) {
-        for (DcHook h : of(r)) {
-          if (h.validated()) {
-            out.add(h);
-          }
-        }
+        out.addAll(of(r));
       }
     }
     return out;

@@ -1,4 +1,4 @@
-package io.hooklens.rules.lifecycle;
+package io.hooklens.core.yaml;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,10 +10,6 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
-import io.hooklens.core.yaml.JsonTree;
-import io.hooklens.core.yaml.YMap;
-import io.hooklens.core.yaml.YNode;
-import io.hooklens.core.yaml.YSeq;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,7 +23,14 @@ import java.util.Set;
  * quoted {@code "5"} a string, {@code yes} a boolean. Each error is placed back on the YAML node it is
  * about. Instances are immutable and safe to share between threads.
  */
-final class SchemaCheck {
+public final class SchemaCheck {
+  /**
+   * What becomes of a field the API's schema lacks, for rule messages. The API server drops it and warns (server-side
+   * field validation, GA in Kubernetes 1.27, defaults to Warn); kubectl's {@code --validate} defaults to
+   * {@code strict}, which asks the server to refuse the object, or checks the OpenAPI schema itself when it cannot.
+   */
+  public static final String UNKNOWN_FIELD_FATE = "the API server drops it (with an \"unknown field\" warning), and"
+      + " kubectl or oc apply, whose --validate is strict by default, refuses the object";
 
   /**
    * One schema error.
@@ -38,7 +41,7 @@ final class SchemaCheck {
    * @param property the property an {@code additionalProperties} or {@code required} error names, or null
    * @param schema the schema object that holds the failing keyword
    */
-  record Violation(String keyword, YNode node, List<Object> path, String property, JsonNode schema) {}
+  public record Violation(String keyword, YNode node, List<Object> path, String property, JsonNode schema) {}
 
   private final JsonNode document;
   private final JsonSchema schema;
@@ -49,7 +52,7 @@ final class SchemaCheck {
   }
 
   /** Loads a draft 2020-12 schema from the classpath; a missing or broken schema is a packaging error. */
-  static SchemaCheck load(String resource) {
+  public static SchemaCheck load(String resource) {
     try (InputStream in = SchemaCheck.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("schema " + resource + " is not on the classpath");
@@ -65,7 +68,7 @@ final class SchemaCheck {
   }
 
   /** Validates a YAML subtree; converts only that subtree. */
-  List<Violation> validate(YNode root) {
+  public List<Violation> validate(YNode root) {
     Set<ValidationMessage> errors = schema.validate(finite(JsonTree.of(root)));
     List<Violation> out = new ArrayList<>(errors.size());
     for (ValidationMessage m : errors) {
@@ -114,7 +117,7 @@ final class SchemaCheck {
   }
 
   /** Follows a local {@code $ref} ({@code #/$defs/X}); other schemas are returned as they are. */
-  JsonNode resolve(JsonNode schemaObject) {
+  public JsonNode resolve(JsonNode schemaObject) {
     JsonNode ref = schemaObject.get("$ref");
     if (ref == null || !ref.asText().startsWith("#/")) {
       return schemaObject;
@@ -122,8 +125,39 @@ final class SchemaCheck {
     return document.at(ref.asText().substring(1));
   }
 
+  /** A violation's path as Kubernetes' messages write it: {@code spec.containers[0].lifecycle}. */
+  public static String describe(List<Object> path) {
+    StringBuilder sb = new StringBuilder();
+    for (Object step : path) {
+      sb.append(step instanceof Integer i ? "[" + i + "]" : (sb.length() == 0 ? "" : ".") + step);
+    }
+    return sb.toString();
+  }
+
+  /**
+   * The properties of {@code schemaObject} whose own object (or list item) declares {@code name}: where a field
+   * written one level too high belongs.
+   */
+  public List<String> childrenDeclaring(JsonNode schemaObject, String name) {
+    List<String> out = new ArrayList<>();
+    for (String p : properties(schemaObject)) {
+      JsonNode child = resolve(schemaObject.path("properties").path(p));
+      if (child.path("properties").has(name) || resolve(child.path("items")).path("properties").has(name)) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /** The property names a schema object declares, in its order. */
+  public static List<String> properties(JsonNode schemaObject) {
+    List<String> out = new ArrayList<>();
+    schemaObject.path("properties").fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+
   /** The types a schema object allows, {@code null} included. */
-  static List<String> types(JsonNode schemaObject) {
+  public static List<String> types(JsonNode schemaObject) {
     JsonNode type = schemaObject.path("type");
     List<String> out = new ArrayList<>();
     if (type.isArray()) {

@@ -1,0 +1,86 @@
+package io.hooklens.rules.helm;
+
+import io.hooklens.core.engine.Message;
+import io.hooklens.core.engine.Rule;
+import io.hooklens.core.engine.RuleContext;
+import io.hooklens.core.engine.RuleInfo;
+import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Spelling;
+import io.hooklens.core.model.helm.HelmHook;
+import io.hooklens.core.yaml.SchemaCheck;
+import io.hooklens.core.yaml.YMap;
+import java.util.List;
+
+@RuleInfo(
+    id = "HL226",
+    name = "helm-hook-unknown-field",
+    summary = "A hook Job or Pod has a field its API types do not know",
+    severity = Severity.ERROR,
+    remediation = "Correct the field to the name the API uses, or remove it.",
+    messages = {
+        @Message(id = "near", text = "Unknown field \"{0}\" in {1} of hook {2} (did you mean {3}?): "
+            + HelmHookUnknownField.FATE + "."),
+        @Message(id = "unknown", text = "Unknown field \"{0}\" in {1} of hook {2}, which takes {3}: "
+            + HelmHookUnknownField.FATE + "."),
+        @Message(id = "levelUp", text = "Unknown field \"{0}\" in {1} of hook {2}: it belongs one level down, in {3};"
+            + " " + HelmHookUnknownField.FATE + "."),
+        @Message(id = "unknownMany", text = "Unknown field \"{0}\" in {1} of hook {2}: "
+            + HelmHookUnknownField.FATE + ".")
+    })
+public final class HelmHookUnknownField implements Rule {
+  /** Helm 3 asks for no field validation, so the server's default, Warn, applies to what it installs. */
+  static final String FATE = "the API server drops it, and Helm 3 only prints its \"unknown field\" warning;"
+      + " kubectl apply, whose --validate is strict by default, refuses the object";
+
+  /** Generated from fabric8's Kubernetes model by HookPodSchemaTest. */
+  static final String SCHEMA_RESOURCE = "io/hooklens/rules/helm/hook-pod.schema.json";
+
+  /** A pod spec has some forty fields: a list that long would bury the message. */
+  private static final int MAX_LISTED = 8;
+
+  /** Loaded on first use, once per process; the schema is immutable. */
+  private static final class Schema {
+    static final SchemaCheck HOOK_POD = SchemaCheck.load(SCHEMA_RESOURCE);
+  }
+
+  @Override
+  public void check(HookDocument doc, RuleContext ctx) {
+    for (HelmHook h : HelmHook.in(doc)) {
+      String api = h.resource().apiVersion();
+      boolean job = h.kind().equals("Job") && "batch/v1".equals(api);
+      boolean pod = h.kind().equals("Pod") && "v1".equals(api);
+      if (!job && !pod) {
+        continue;
+      }
+      for (SchemaCheck.Violation v : Schema.HOOK_POD.validate(h.resource().root())) {
+        if (v.keyword().equals("additionalProperties")) {
+          report(ctx, h, v);
+        }
+      }
+    }
+  }
+
+  private static void report(RuleContext ctx, HelmHook h, SchemaCheck.Violation v) {
+    YMap.Entry e = ((YMap) v.node()).entry(v.property());
+    if (e.key().isTemplated()) {
+      return;
+    }
+    String where = v.path().isEmpty() ? h.kind() : SchemaCheck.describe(v.path());
+    List<String> known = SchemaCheck.properties(v.schema());
+    List<String> near = Spelling.nearestField(v.property(), known);
+    String hook = h.resource().displayName();
+    List<String> children = near.isEmpty() ? Schema.HOOK_POD.childrenDeclaring(v.schema(), v.property()) : List.of();
+    if (!children.isEmpty()) {
+      String base = v.path().isEmpty() ? "" : where + ".";
+      ctx.report(e.key(), "levelUp", v.property(), where, hook,
+          String.join(" or ", children.stream().map(c -> base + c).toList()));
+    } else if (near.isEmpty() && known.size() > MAX_LISTED) {
+      ctx.report(e.key(), "unknownMany", v.property(), where, hook);
+    } else if (near.isEmpty()) {
+      ctx.report(e.key(), "unknown", v.property(), where, hook, String.join(", ", known));
+    } else {
+      ctx.report(e.key(), "near", v.property(), where, hook, String.join(" or ", near));
+    }
+  }
+}

@@ -1,0 +1,23 @@
+package io.hooklens.chart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Empty definitions for the named templates a chart uses and does not define. */
+class NamedTemplatesTest {
+  @Test
+  void usedAndNotDefinedAreDefinedEmpty() {
+    String helpers = "{{- define \"app.name\" -}}{{ include \"common.names.name\" . }}{{- end }}";
+    String job = "name: {{ include \"app.name\" . }}\nlabels: {{ template \"common.labels\" . }}\n"
+        + "{{ block \"app.extra\" . }}{{ end }}{{ include \"app.extra\" . }}";
+    assertEquals("{{- define \"common.labels\" -}}{{- end -}}\n{{- define \"common.names.name\" -}}{{- end -}}\n",
+        NamedTemplates.undefined(List.of(helpers, job)));
+  }
+
+  @Test
+  void textWithoutActionsUsesNothing() {
+    assertEquals("", NamedTemplates.undefined(List.of("note: include \"x\" is prose here\n")));
+  }
+}

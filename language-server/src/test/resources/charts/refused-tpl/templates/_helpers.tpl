@@ -1,0 +1,3 @@
+{{- define "refused-tpl.name" -}}
+{{ .Release.Name }}-puller
+{{- end }}
