@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 
 /** Locations the tests read: the repository root, and the real-world corpus when one is named. */
@@ -35,7 +36,10 @@ public final class TestPaths {
     return target;
   }
 
-  /** Copies a folder and everything under it to {@code target}. */
+  /**
+   * Copies a file, or a folder and everything under it, to {@code target}, modes kept (a copied script stays
+   * executable).
+   */
   public static void copyTree(Path source, Path target) throws IOException {
     try (var files = Files.walk(source)) {
       for (Path p : files.toList()) {
@@ -43,7 +47,8 @@ public final class TestPaths {
         if (Files.isDirectory(p)) {
           Files.createDirectories(t);
         } else {
-          Files.copy(p, t);
+          Files.createDirectories(t.getParent());
+          Files.copy(p, t, StandardCopyOption.COPY_ATTRIBUTES);
         }
       }
     }

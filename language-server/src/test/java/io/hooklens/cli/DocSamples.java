@@ -96,7 +96,7 @@ final class DocSamples {
     Path root = TestPaths.repoRoot();
     Path work = Files.createTempDirectory("hooklens-doc-");
     try {
-      copy(root.resolve("examples"), work.resolve("examples"));
+      TestPaths.copyTree(root.resolve("examples"), work.resolve("examples"));
       for (List<String> earlier : sample.before()) {
         CliRun.of(args(earlier, root, work));
       }
@@ -196,19 +196,6 @@ final class DocSamples {
       words.add(word.toString());
     }
     return words;
-  }
-
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path p : files.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    }
   }
 
   private static void delete(Path dir) throws IOException {
