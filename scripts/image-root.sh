@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stages the files the container image adds to an empty (scratch) base: a Java runtime of only the modules the
 # CLI needs, the C libraries it loads, a non-root user and /tmp. Jib takes the folder as an extra directory
-# (mvn -Pimage package, in language-server).
+# (mvn -Pimage verify, in language-server).
 #   scripts/image-root.sh JAR DIR    JAR: the shaded CLI (for its module list); DIR: made anew
 # The runtime comes from this machine's JDK (JAVA_HOME, else the java on PATH) and the C libraries from the
 # same machine, the ones that JDK was built against: no registry is needed, and the same machine makes the same

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The container image that {@code mvn -Pimage package} builds, loaded as any image archive is and run on the
+ * The container image that {@code mvn -Pimage verify} builds, loaded as any image archive is and run on the
  * embedded node as {@code docker run -v "$PWD:/src" hooklens lint /src} runs it: the folder mounted at /src, the
  * image's own entrypoint, user and working directory. The image profile runs this class after the image is built;
  * elsewhere it runs when the archive is there (or named by -Dhooklens.image).
@@ -39,7 +39,7 @@ class ContainerImageTest {
     Path archive = given != null ? Path.of(given)
         : Path.of(System.getProperty("hooklens.repoRoot", ".."), "language-server/target/hooklens-image.tar");
     Assumptions.assumeTrue(Files.isRegularFile(archive), archive + " is not built: mvn -B -Pimage -DskipTests -pl "
-        + "language-server -am package builds it (mvn -Pimage verify builds it and runs this test)");
+        + "language-server -am verify builds it (without -DskipTests it also runs this test)");
     return archive;
   }
 

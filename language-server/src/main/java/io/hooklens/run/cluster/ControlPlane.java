@@ -120,7 +120,9 @@ public final class ControlPlane implements LocalCluster {
         "--service-account-issuer", "https://kubernetes.default.svc.cluster.local",
         "--service-account-key-file", file("sa.pub"), "--service-account-signing-key-file", file("sa.key"),
         "--service-cluster-ip-range", "10.0.0.0/24", "--disable-admission-plugins", "ServiceAccount",
-        "--allow-privileged=true");
+        "--allow-privileged=true",
+        // The node's host name resolves nowhere: a log request dialling it would wait on DNS before failing.
+        "--kubelet-preferred-address-types", "InternalIP");
     awaitOk(KubeAssets.API_SERVER, apiServer, http, url + "/readyz", "ok");
     progress.accept("kube-apiserver ready on " + url + " after " + since(started));
     List<String> client = List.of("--kubeconfig", file("kubeconfig"), "--authentication-kubeconfig",
