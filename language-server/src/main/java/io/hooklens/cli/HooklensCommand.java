@@ -10,8 +10,6 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = HooklensCommand.VersionProvider.class,
     description = "Finds mistakes in the hooks of Kubernetes, Helm and OpenShift manifests.",
-    subcommands = {LintCommand.class, HooksCommand.class, RunCommand.class, RulesCommand.class, LspCommand.class,
-        VersionCommand.class, TrainingCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:no findings at or above --fail-on",
