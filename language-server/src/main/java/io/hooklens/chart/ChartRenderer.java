@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
  * this process and started again after it is stopped: Helm's memory is native, out of reach of the JVM's
  * limits, and a chart can make it loop or grow without end, so each render is bounded by the
  * {@link RenderLimits} and stopped past them. A worker without a render for {@link RenderLimits#idleSeconds}
- * is stopped too, and the next render starts another.
+ * is stopped too, and the next render starts another. Where helm-java's native library is not bundled, or when one
+ * is named, the user's own helm binary renders instead ({@link HelmBinary}), within the same limits of time and
+ * output.
  */
 final class ChartRenderer {
   /** What Helm made of one values set. */
@@ -45,6 +47,21 @@ final class ChartRenderer {
 
   /** Why Helm cannot run in this process, or empty when it can. */
   static Optional<String> unavailable() {
+    Optional<String> named = HelmBinary.named();
+    if (named.isPresent()) {
+      return HelmBinary.find(named.get()).isPresent() ? Optional.empty()
+          : Optional.of("the Helm binary " + named.get() + " (" + HelmBinary.PROPERTY + " or " + HelmBinary.ENVIRONMENT
+              + ") is not an executable file" + (named.get().contains("/") ? "" : " on the PATH"));
+    }
+    if (library().isEmpty() || HelmBinary.find("helm").isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(library().get() + ", and no helm binary is on the PATH (--helm or " + HelmBinary.ENVIRONMENT
+        + " names one)");
+  }
+
+  /** Why helm-java's native library cannot load in this process, or empty when it can. */
+  private static Optional<String> library() {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
     if (os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64"))) {
@@ -53,8 +70,26 @@ final class ChartRenderer {
     return Optional.of("Helm's native library is bundled for linux-amd64 only, not for " + os + "-" + arch);
   }
 
-  /** Starts the render worker unless one runs: it starts in the background, while the caller goes on. */
+  /**
+   * The helm binary that renders charts: the one named, wherever Helm's library loads too; else, where it does
+   * not, the one on the PATH. Empty when the render worker renders them.
+   */
+  private static Optional<Path> binary() {
+    Optional<String> named = HelmBinary.named();
+    if (named.isPresent()) {
+      return HelmBinary.find(named.get());
+    }
+    return library().isEmpty() ? Optional.empty() : HelmBinary.find("helm");
+  }
+
+  /**
+   * Starts the render worker unless one runs: it starts in the background, while the caller goes on. Nothing
+   * where a helm binary renders.
+   */
   static void prepare() throws IOException {
+    if (binary().isPresent()) {
+      return;
+    }
     synchronized (LOCK) {
       worker();
       used();
@@ -81,6 +116,10 @@ final class ChartRenderer {
         valuesFiles.stream().map(Path::toString).toList(), setValues.set(), setValues.files(),
         setValues.empty() == null ? "" : setValues.empty().toString(),
         "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes(), release, namespace);
+    Optional<Path> binary = binary();
+    if (binary.isPresent()) {
+      return HelmBinary.render(binary.get(), request, limits);
+    }
     synchronized (LOCK) {
       try {
         return worker().render(request, limits);
