@@ -60,14 +60,22 @@ final class ChartRenderer {
         + " names one)");
   }
 
-  /** Why helm-java's native library cannot load in this process, or empty when it can. */
+  /**
+   * Why helm-java's native library cannot load in this process, or empty when it can: helm-java loads the first
+   * library on the class path, whatever the platform, so the one of this platform must be there, under the name
+   * helm-java gives it.
+   */
   private static Optional<String> library() {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-    if (os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64"))) {
+    String goOs = os.startsWith("mac") || os.startsWith("darwin") ? "darwin" : os.startsWith("windows") ? "windows"
+        : os.startsWith("linux") ? "linux" : os;
+    String goArch = arch.equals("x86_64") ? "amd64" : arch.equals("aarch64") ? "arm64" : arch;
+    String extension = goOs.equals("darwin") ? ".dylib" : goOs.equals("windows") ? ".dll" : ".so";
+    if (ChartRenderer.class.getResource("/helm-" + goOs + "-" + goArch + extension) != null) {
       return Optional.empty();
     }
-    return Optional.of("Helm's native library is bundled for linux-amd64 only, not for " + os + "-" + arch);
+    return Optional.of("Helm's native library is bundled for linux-amd64 only, not for " + goOs + "-" + goArch);
   }
 
   /**
