@@ -111,6 +111,14 @@ public final class ChartLint {
     ChartLinter.prepare();
   }
 
+  /**
+   * Makes the helm binary a path or a name on the PATH stands for render every chart from now on; false, and
+   * nothing changed, when it is no executable file.
+   */
+  public static boolean useHelm(String binary) {
+    return ChartLinter.useHelm(binary);
+  }
+
   /** Why charts cannot be rendered in this process, or empty when they can. */
   public static Optional<String> unavailable() {
     return ChartLinter.unavailable();

@@ -112,6 +112,18 @@ public final class ChartLinter {
         .orElse(false);
   }
 
+  /**
+   * Makes the helm binary a path or a name on the PATH stands for render every chart from now on; false, and
+   * nothing changed, when it is no executable file.
+   */
+  public static boolean useHelm(String binary) {
+    if (HelmBinary.find(binary).isEmpty()) {
+      return false;
+    }
+    System.setProperty(HelmBinary.PROPERTY, binary);
+    return true;
+  }
+
   /** Why charts cannot be rendered in this process, or empty when they can. */
   public static Optional<String> unavailable() {
     return ChartRenderer.unavailable();

@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
  * this process and started again after it is stopped: Helm's memory is native, out of reach of the JVM's
  * limits, and a chart can make it loop or grow without end, so each render is bounded by the
  * {@link RenderLimits} and stopped past them. A worker without a render for {@link RenderLimits#idleSeconds}
- * is stopped too, and the next render starts another.
+ * is stopped too, and the next render starts another. Where helm-java's native library is not bundled, or when one
+ * is named, the user's own helm binary renders instead ({@link HelmBinary}), within the same limits of time and
+ * output.
  */
 final class ChartRenderer {
   /** What Helm made of one values set. */
@@ -45,16 +47,57 @@ final class ChartRenderer {
 
   /** Why Helm cannot run in this process, or empty when it can. */
   static Optional<String> unavailable() {
-    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-    String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-    if (os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64"))) {
+    Optional<String> named = HelmBinary.named();
+    if (named.isPresent()) {
+      return HelmBinary.find(named.get()).isPresent() ? Optional.empty()
+          : Optional.of("the Helm binary " + named.get() + " (" + HelmBinary.PROPERTY + " or " + HelmBinary.ENVIRONMENT
+              + ") is not an executable file" + (named.get().contains("/") ? "" : " on the PATH"));
+    }
+    if (library().isEmpty() || HelmBinary.find("helm").isPresent()) {
       return Optional.empty();
     }
-    return Optional.of("Helm's native library is bundled for linux-amd64 only, not for " + os + "-" + arch);
+    return Optional.of(library().get() + ", and no helm binary is on the PATH (--helm or " + HelmBinary.ENVIRONMENT
+        + " names one)");
   }
 
-  /** Starts the render worker unless one runs: it starts in the background, while the caller goes on. */
+  /**
+   * Why helm-java's native library cannot load in this process, or empty when it can: helm-java loads the first
+   * library on the class path, whatever the platform, so the one of this platform must be there, under the name
+   * helm-java gives it.
+   */
+  private static Optional<String> library() {
+    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+    String goOs = os.startsWith("mac") || os.startsWith("darwin") ? "darwin" : os.startsWith("windows") ? "windows"
+        : os.startsWith("linux") ? "linux" : os;
+    String goArch = arch.equals("x86_64") ? "amd64" : arch.equals("aarch64") ? "arm64" : arch;
+    String extension = goOs.equals("darwin") ? ".dylib" : goOs.equals("windows") ? ".dll" : ".so";
+    if (ChartRenderer.class.getResource("/helm-" + goOs + "-" + goArch + extension) != null) {
+      return Optional.empty();
+    }
+    return Optional.of("Helm's native library is bundled for linux-amd64 only, not for " + goOs + "-" + goArch);
+  }
+
+  /**
+   * The helm binary that renders charts: the one named, wherever Helm's library loads too; else, where it does
+   * not, the one on the PATH. Empty when the render worker renders them.
+   */
+  private static Optional<Path> binary() {
+    Optional<String> named = HelmBinary.named();
+    if (named.isPresent()) {
+      return HelmBinary.find(named.get());
+    }
+    return library().isEmpty() ? Optional.empty() : HelmBinary.find("helm");
+  }
+
+  /**
+   * Starts the render worker unless one runs: it starts in the background, while the caller goes on. Nothing
+   * where a helm binary renders.
+   */
   static void prepare() throws IOException {
+    if (binary().isPresent()) {
+      return;
+    }
     synchronized (LOCK) {
       worker();
       used();
@@ -81,6 +124,10 @@ final class ChartRenderer {
         valuesFiles.stream().map(Path::toString).toList(), setValues.set(), setValues.files(),
         setValues.empty() == null ? "" : setValues.empty().toString(),
         "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes(), release, namespace);
+    Optional<Path> binary = binary();
+    if (binary.isPresent()) {
+      return HelmBinary.render(binary.get(), request, limits);
+    }
     synchronized (LOCK) {
       try {
         return worker().render(request, limits);

@@ -19,8 +19,21 @@ final class ChartValues {
   @Mixin
   SetOptions setValues;
 
-  /** Whether every values file exists and Helm would read every --set argument; if not, says why on one line. */
+  @Option(names = "--helm", paramLabel = "PATH",
+      description = "For charts: render with this helm binary (helm template) rather than with Helm's bundled "
+          + "library, on any platform. Without it, a helm on the PATH renders where the library is not bundled "
+          + "(anything but linux-amd64).")
+  String helm;
+
+  /**
+   * Whether every values file exists, Helm would read every --set argument and the helm binary named runs; if not,
+   * says why on one line. The binary named renders every chart of this process from then on.
+   */
   boolean valid(PrintWriter err) {
+    if (helm != null && !ChartLint.useHelm(helm)) {
+      err.println("hooklens: --helm " + helm + ": not an executable file" + (helm.contains("/") ? "" : " on the PATH"));
+      return false;
+    }
     return existing("--values", valuesFiles, err) && setValues.valid(err);
   }
 
