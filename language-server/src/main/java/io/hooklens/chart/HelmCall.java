@@ -62,6 +62,16 @@ final class HelmCall {
     }
   }
 
+  /** {@code helm dependency build} in a chart folder: {@link ChartRenderer.Failed} with Helm's message when it fails. */
+  static ChartRenderer.Rendering buildDependencies(RenderProtocol.Request r) throws IOException {
+    try {
+      around(() -> HelmLog.around(() -> new Helm(Path.of(r.chart())).dependency().build().call()));
+      return new ChartRenderer.Rendered("", List.of());
+    } catch (IllegalStateException e) {
+      return new ChartRenderer.Failed(e.getMessage() == null ? "" : e.getMessage());
+    }
+  }
+
   /** A call into Helm, one at a time, with the JVM's signal handlers back afterwards. */
   private static <T> T around(Call<T> call) throws IOException {
     synchronized (LOCK) {

@@ -325,7 +325,7 @@ class ChartLintCommandTest {
     assertEquals(1, r.exit(), r.err());
     assertFalse(r.out().contains("HL005"), r.out());
     assertTrue(r.out().contains(dir.resolve("app/Chart.yaml") + ":5:3: info HL006 The chart is linted as Helm rendered"
-        + " it in part: rendered without dependency postgresql (not in charts/; run helm dependency build)"), r.out());
+        + " it in part: rendered without dependency postgresql (not in charts/; run helm dependency build, or give --dependency-update)"), r.out());
     assertTrue(r.out().contains(chart.resolve("pod.yaml") + ":10:9: error HL101"), r.out());
   }
 }

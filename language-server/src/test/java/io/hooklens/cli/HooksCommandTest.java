@@ -36,7 +36,7 @@ class HooksCommandTest {
     assertTrue(relative(r, chart).contains("unvendored/templates/migrate-job.yaml:8"), r.out());
     assertEquals("hooklens: " + chart + "/Chart.yaml:5: rendered without dependency common (not in charts/; run helm"
         + " dependency build)\nhooklens: " + chart + "/Chart.yaml:8: rendered without dependency postgresql (not in"
-        + " charts/; run helm dependency build)\n", r.err());
+        + " charts/; run helm dependency build, or give --dependency-update)\n", r.err());
   }
 
   @Test
