@@ -22,13 +22,13 @@ final class ChartValues {
   SetOptions setValues;
 
   @Option(names = "--release-name", paramLabel = "NAME",
-      description = "For charts: the release name templates see as .Release.Name (default: helm.releaseName of "
-          + ".hooklens.yaml, else release).")
+      description = "For charts: the release name to render for, as helm template NAME does (default: the "
+          + "configuration's releaseName, else release).")
   String releaseName;
 
   @Option(names = "--namespace", paramLabel = "NAMESPACE",
-      description = "For charts: the namespace templates see as .Release.Namespace (default: helm.namespace of "
-          + ".hooklens.yaml, else default).")
+      description = "For charts: the namespace to render for, as helm template --namespace does (default: the "
+          + "configuration's namespace, else default).")
   String namespace;
 
   @Option(names = "--dependency-update",
