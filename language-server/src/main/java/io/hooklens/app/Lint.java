@@ -182,6 +182,9 @@ public final class Lint {
     try {
       outcome = charts.lint(dir, options.values(), options.adjust().apply(resolved.config()),
           scope(resolved, walked));
+    } catch (ChartLint.DependenciesFailed e) {
+      sink.problem(e.getMessage());
+      return;
     } catch (IOException e) {
       sink.problem("cannot read chart " + dir + ": " + IoErrors.reason(e));
       return;

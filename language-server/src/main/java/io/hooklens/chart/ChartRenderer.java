@@ -33,9 +33,6 @@ final class ChartRenderer {
   /** Helm's error message, with the copy's paths still in it; or why rendering was stopped. */
   record Failed(String message) implements Rendering {}
 
-  static final String RELEASE = "release";
-  static final String NAMESPACE = "default";
-
   private static final Object LOCK = new Object();
   private static WorkerProcess worker;
   /** When the worker last started or rendered, by {@link System#nanoTime()}. */
@@ -107,23 +104,35 @@ final class ChartRenderer {
   /**
    * Renders the copy with its values.yaml, the given values files on top in order (as helm's
    * {@code -f}) and the values set as with {@code --set}, {@code --set-string} and {@code --set-file}, for
-   * the given Kubernetes version ({@code .Capabilities.KubeVersion}, kubeVersion checks).
+   * the given Kubernetes version ({@code .Capabilities.KubeVersion}, kubeVersion checks) and release.
    *
    * @throws IOException when the render worker cannot be started
    */
   static Rendering render(ChartCopy copy, List<Path> valuesFiles, SetValues.ForHelm setValues,
-      Version kubernetes) throws IOException {
-    return render(copy, valuesFiles, setValues, kubernetes, RELEASE, NAMESPACE);
-  }
-
-  /** A render as {@link #render(ChartCopy, List, SetValues.ForHelm, Version)}, for another release and namespace. */
-  static Rendering render(ChartCopy copy, List<Path> valuesFiles, SetValues.ForHelm setValues,
-      Version kubernetes, String release, String namespace) throws IOException {
+      Version kubernetes, Release release) throws IOException {
     RenderLimits limits = RenderLimits.current();
-    RenderProtocol.Request request = new RenderProtocol.Request(copy.root().toString(),
+    return call(new RenderProtocol.Request(copy.root().toString(),
         valuesFiles.stream().map(Path::toString).toList(), setValues.set(), setValues.files(),
         setValues.empty() == null ? "" : setValues.empty().toString(),
-        "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes(), release, namespace);
+        "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes(), release.name(),
+        release.namespace(), false), limits);
+  }
+
+  /**
+   * Does what {@code helm dependency build} does in a chart folder: its {@code charts/} gets an archive of each
+   * dependency, fetched from its repository (a {@code file://} folder, or the network).
+   *
+   * @return Helm's error message when it could not, else empty
+   * @throws IOException when the render worker cannot be started
+   */
+  static Optional<String> buildDependencies(Path chartFolder) throws IOException {
+    RenderLimits limits = RenderLimits.current();
+    Rendering r = call(new RenderProtocol.Request(chartFolder.toString(), List.of(), "", "", "", "", 0,
+        Release.DEFAULT.name(), Release.DEFAULT.namespace(), true), limits);
+    return r instanceof Failed f ? Optional.of(f.message()) : Optional.empty();
+  }
+
+  private static Rendering call(RenderProtocol.Request request, RenderLimits limits) throws IOException {
     Optional<Path> binary = binary();
     if (binary.isPresent()) {
       return HelmBinary.render(binary.get(), request, limits);

@@ -78,7 +78,10 @@ final class HelmBinary {
     return Optional.empty();
   }
 
-  /** Renders as the render worker does with the same request, in a process of its own bounded by the limits. */
+  /**
+   * Renders as the render worker does with the same request, or builds the chart's dependencies when the request
+   * asks, in a process of its own bounded by the limits.
+   */
   static ChartRenderer.Rendering render(Path binary, RenderProtocol.Request r, RenderLimits limits)
       throws IOException {
     Process process = start(binary, r);
@@ -116,8 +119,12 @@ final class HelmBinary {
   private static Process start(Path binary, RenderProtocol.Request r) throws IOException {
     List<String> command = new ArrayList<>();
     SETSID.ifPresent(s -> command.add(s.toString()));
-    command.addAll(List.of(binary.toString(), "template", r.release(), r.chart(), "--namespace", r.namespace(),
-        "--kube-version", r.kubeVersion()));
+    if (r.buildDependencies()) {
+      command.addAll(List.of(binary.toString(), "dependency", "build", r.chart()));
+    } else {
+      command.addAll(List.of(binary.toString(), "template", r.release(), r.chart(), "--namespace", r.namespace(),
+          "--kube-version", r.kubeVersion()));
+    }
     for (String f : r.valuesFiles()) {
       command.addAll(List.of("--values", f));
     }

@@ -4,6 +4,7 @@ import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Real Helm in this process, through helm-java: what the render worker runs. Nothing bounds it here, so only
@@ -52,6 +53,16 @@ final class HelmCall {
       // helm-java gives null, not empty text, for a chart that renders to nothing.
       String manifests = run.result() == null ? "" : HelmText.restoreHooks(run.result());
       return new ChartRenderer.Rendered(manifests, HelmLog.skippedHooks(run.messages()));
+    } catch (IllegalStateException e) {
+      return new ChartRenderer.Failed(e.getMessage() == null ? "" : e.getMessage());
+    }
+  }
+
+  /** {@code helm dependency build} in a chart folder: {@link ChartRenderer.Failed} with Helm's message when it fails. */
+  static ChartRenderer.Rendering buildDependencies(RenderProtocol.Request r) throws IOException {
+    try {
+      around(() -> HelmLog.around(() -> new Helm(Path.of(r.chart())).dependency().build().call()));
+      return new ChartRenderer.Rendered("", List.of());
     } catch (IllegalStateException e) {
       return new ChartRenderer.Failed(e.getMessage() == null ? "" : e.getMessage());
     }

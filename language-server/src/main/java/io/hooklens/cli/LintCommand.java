@@ -2,7 +2,6 @@ package io.hooklens.cli;
 
 import io.hooklens.app.AtomicFiles;
 import io.hooklens.app.BaselineFilter;
-import io.hooklens.app.ChartLint;
 import io.hooklens.app.ConfigResolver;
 import io.hooklens.app.IoErrors;
 import io.hooklens.app.Lint;
@@ -148,7 +147,7 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     Lint lint = new Lint(linter, configs, new Lint.Options(targets::apply,
-        new ChartLint.Values(values.valuesFiles, valuesSets, values.setValues.values()), fix), baselines);
+        values.values(valuesSets), fix), baselines);
     try {
       for (String arg : paths) {
         if (arg.equals("-")) {
