@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     versionProvider = HooklensCommand.VersionProvider.class,
     description = "Finds mistakes in the hooks of Kubernetes, Helm and OpenShift manifests.",
     subcommands = {LintCommand.class, HooksCommand.class, RunCommand.class, RulesCommand.class, LspCommand.class,
-        VersionCommand.class, TrainingCommand.class},
+        VersionCommand.class, TrainingCommand.class, MigrateCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:no findings at or above --fail-on",
@@ -25,7 +25,7 @@ public final class HooklensCommand implements Runnable {
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-        "Missing command: lint, hooks, run, rules, lsp or version");
+        "Missing command: lint, hooks, run, rules, lsp, migrate or version");
   }
 
   /** The version baked into the jar at build time. */
