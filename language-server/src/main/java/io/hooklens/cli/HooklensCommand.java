@@ -23,7 +23,7 @@ public final class HooklensCommand implements Runnable {
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-        "Missing command: lint, hooks, run, rules, lsp or version");
+        "Missing command: lint, hooks, run, rules, lsp, migrate or version");
   }
 
   /** The version baked into the jar at build time. */

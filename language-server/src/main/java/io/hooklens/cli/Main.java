@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 public final class Main {
   /** The subcommands, in the order help lists them. */
   static final List<Class<?>> COMMANDS = List.of(LintCommand.class, HooksCommand.class, RunCommand.class,
-      RulesCommand.class, LspCommand.class, VersionCommand.class, TrainingCommand.class);
+      RulesCommand.class, LspCommand.class, VersionCommand.class, TrainingCommand.class, MigrateCommand.class);
 
   private Main() {}
 

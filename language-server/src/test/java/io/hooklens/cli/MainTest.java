@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 class MainTest {
-  private static final List<String> ALL = List.of("lint", "hooks", "run", "rules", "lsp", "version", "cds-training");
+  private static final List<String> ALL = List.of("lint", "hooks", "run", "rules", "lsp", "version", "cds-training",
+      "migrate");
 
   @Test
   void aNamedCommandIsTheOnlyOneBuilt() {
