@@ -32,9 +32,10 @@ final class ChartValues {
           + "configuration's releaseName, else release).")
   String releaseName;
 
-  @Option(names = "--namespace", paramLabel = "NAMESPACE",
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE",
       description = "For charts: the namespace to render for, as helm template --namespace does (default: the "
-          + "configuration's namespace, else default).")
+          + "configuration's namespace, else default). With lint --context: the namespace to read (default: the "
+          + "context's).")
   String namespace;
 
   @Option(names = "--dependency-update",

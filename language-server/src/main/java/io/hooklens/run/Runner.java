@@ -437,14 +437,24 @@ public final class Runner implements AutoCloseable {
     }
   }
 
-  private void openContext() {
+  /**
+   * A client for a kubeconfig context, as {@code run --context} and the cluster audit both resolve it.
+   *
+   * @param kubeconfig the kubeconfig file, or null for {@code KUBECONFIG}, then {@code ~/.kube/config}
+   * @throws RunException when the kubeconfig has no such context
+   */
+  public static KubernetesClient contextClient(String context, Path kubeconfig) {
     Config config = kubeconfig == null ? Config.autoConfigure(context)
         : Config.fromKubeconfig(context, kubeconfig.toFile());
     if (config.getCurrentContext() == null || !context.equals(config.getCurrentContext().getName())) {
       throw new RunException("no context " + context + " in " + (kubeconfig == null ? "the kubeconfig"
           : kubeconfig), null);
     }
-    client = new KubernetesClientBuilder().withConfig(config).build();
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private void openContext() {
+    client = contextClient(context, kubeconfig);
     String name = "hooklens-run-" + randomSuffix();
     try {
       client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
