@@ -11,24 +11,9 @@ set -euo pipefail
 
 jar="$1"
 root="$2"
-java="$(readlink -f "$(command -v "${JAVA_HOME:+$JAVA_HOME/bin/}java")")"
-jdk="$(dirname "$(dirname "$java")")"
-for tool in jlink jdeps; do
-  if [ ! -x "$jdk/bin/$tool" ]; then
-    echo "image-root: $jdk has no $tool; a full JDK 17 or newer is needed (openjdk-17-jdk-headless)" >&2
-    exit 2
-  fi
-done
-
 rm -rf "$root"
 mkdir -p "$root/etc" "$root/tmp" "$root/src"
-# jdeps finds what the classes reference; jdk.crypto.ec is loaded as a provider (TLS to an API server with EC
-# certificates) and jdk.zipfs as a file system provider, which no class names.
-modules="$("$jdk/bin/jdeps" --print-module-deps --ignore-missing-deps --multi-release 17 "$jar"),jdk.crypto.ec,jdk.zipfs"
-"$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-header-files --no-man-pages --compress=2 \
-  --generate-cds-archive --output "$root/opt/java"
-# The archive for heaps beyond 32 GB (no compressed pointers), which a lint never has.
-rm -f "$root/opt/java/lib/server/classes_nocoops.jsa"
+"$(dirname "${BASH_SOURCE[0]}")/server-runtime.sh" "$jar" "$root/opt/java"
 
 # The C libraries a library needs, as ldd resolves them on this machine (absolute paths; vdso has none).
 needs() {

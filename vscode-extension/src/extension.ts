@@ -100,7 +100,7 @@ async function start(): Promise<void> {
     const config = vscode.workspace.getConfiguration(SECTION);
     let runtime;
     try {
-      runtime = await findJava(config.get<string>('java.home'), process.env);
+      runtime = await findJava(config.get<string>('java.home'), process.env, extensionContext.asAbsolutePath('server/runtime'));
     } catch (e) {
       setState('error', 'no Java 17+');
       const message = e instanceof JavaNotFoundError ? e.message : String(e);

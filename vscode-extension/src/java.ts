@@ -1,12 +1,13 @@
 // Finds the Java runtime that starts the server: the hooklens.java.home setting, then JAVA_HOME, then
-// the PATH, as vscode-java resolves its runtime; no lint logic lives in the extension.
+// the PATH, as vscode-java resolves its runtime, and last the runtime a platform-specific package bundles;
+// no lint logic lives in the extension.
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
 export const MIN_JAVA = 17;
 
-export type JavaSource = 'hooklens.java.home' | 'JAVA_HOME' | 'PATH';
+export type JavaSource = 'hooklens.java.home' | 'JAVA_HOME' | 'PATH' | 'bundled';
 
 export interface JavaRuntime {
   /** The java executable. */
@@ -33,9 +34,11 @@ const EXE = process.platform === 'win32' ? 'java.exe' : 'java';
 
 /**
  * Resolves the runtime. An explicit setting that does not work is an error of its own rather than a
- * reason to fall back silently to another Java: the user chose it.
+ * reason to fall back silently to another Java: the user chose it. `bundled` is the folder of the runtime
+ * a platform-specific package carries (absent from the platform-neutral one): the user's own Java 17+ wins
+ * over it, since it gets their updates and settings.
  */
-export async function findJava(setting: string | undefined, env: NodeJS.ProcessEnv): Promise<JavaRuntime> {
+export async function findJava(setting: string | undefined, env: NodeJS.ProcessEnv, bundled?: string): Promise<JavaRuntime> {
   const tried: string[] = [];
   if (setting && setting.trim()) {
     const found = await inHome(setting.trim(), 'hooklens.java.home', tried);
@@ -59,6 +62,12 @@ export async function findJava(setting: string | undefined, env: NodeJS.ProcessE
     }
   } else {
     tried.push('no java on PATH');
+  }
+  if (bundled && (await isExecutable(path.join(bundled, 'bin', EXE)))) {
+    const found = await inHome(bundled, 'bundled', tried);
+    if (found) {
+      return found;
+    }
   }
   throw new JavaNotFoundError(tried);
 }

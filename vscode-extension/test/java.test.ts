@@ -78,6 +78,38 @@ describe('findJava', () => {
   });
 });
 
+describe('findJava with a bundled runtime', () => {
+  const bundled = fakeJdk('bundled', '17.0.12', '17.0.12');
+
+  it("prefers the user's Java: the setting, JAVA_HOME and the PATH each win over it", async () => {
+    assert.equal((await findJava(jdk21, {}, bundled)).source, 'hooklens.java.home');
+    assert.equal((await findJava(undefined, { JAVA_HOME: jdk21 }, bundled)).source, 'JAVA_HOME');
+    const r = await findJava(undefined, { JAVA_HOME: jdk8, PATH: join(jdk21, 'bin') }, bundled);
+    assert.equal(r.source, 'PATH');
+    assert.equal(r.java, join(jdk21, 'bin', 'java'));
+  });
+
+  it('takes it when no Java 17+ is found', async () => {
+    const r = await findJava(undefined, { JAVA_HOME: jdk8, PATH: join(jdk11, 'bin') }, bundled);
+    assert.equal(r.source, 'bundled');
+    assert.equal(r.java, join(bundled, 'bin', 'java'));
+    assert.equal(r.major, 17);
+    assert.equal((await findJava(undefined, { PATH: notAJdk }, bundled)).source, 'bundled');
+  });
+
+  it('never replaces a setting that does not work', async () => {
+    await assert.rejects(findJava(jdk11, {}, bundled), /hooklens\.java\.home .*is Java 11/);
+  });
+
+  it('is not there in the platform-neutral package, which then says what it tried', async () => {
+    await assert.rejects(findJava(undefined, { PATH: join(jdk11, 'bin') }, join(root, 'no-runtime')), (e: unknown) => {
+      assert.ok(e instanceof JavaNotFoundError);
+      assert.deepEqual(e.tried, [`PATH ${join(jdk11, 'bin', 'java')} is Java 11`]);
+      return true;
+    });
+  });
+});
+
 describe('parseMajor', () => {
   it('reads old and new version strings', () => {
     assert.equal(parseMajor('17.0.2'), 17);

@@ -1,6 +1,7 @@
 package io.hooklens.app;
 
 import io.hooklens.chart.ChartLinter;
+import io.hooklens.chart.Release;
 import io.hooklens.chart.SetValues;
 import io.hooklens.chart.ValuesSet;
 import io.hooklens.core.engine.Config;
@@ -46,14 +47,42 @@ public final class ChartLint {
   private static final String RENDER_FAILED = HelmRenderFailed.class.getAnnotation(RuleInfo.class).id();
 
   /**
-   * Values as Helm takes them.
+   * Values as Helm takes them, and how the chart is prepared for Helm.
    *
    * @param layered values files on top of values.yaml in every rendering, as helm -f
    * @param extraSets values files each rendered as one more values set
    * @param set the --set values of every rendering
+   * @param releaseName {@code .Release.Name}; null for the configuration's, else the default
+   * @param namespace {@code .Release.Namespace}; null for the configuration's, else the default
+   * @param dependencyUpdate whether the dependencies are built first, as {@code helm dependency build} does, in
+   *     the copy Helm renders
    */
-  public record Values(List<Path> layered, List<Path> extraSets, SetValues set) {
+  public record Values(List<Path> layered, List<Path> extraSets, SetValues set, String releaseName,
+      String namespace, boolean dependencyUpdate) {
     public static final Values NONE = new Values(List.of(), List.of(), SetValues.NONE);
+
+    public Values(List<Path> layered, List<Path> extraSets, SetValues set) {
+      this(layered, extraSets, set, null, null, false);
+    }
+
+    /** The release rendered: these values' names, else the configuration's, else the default's. */
+    Release release(Config.Charts configured) {
+      String name = releaseName != null ? releaseName
+          : configured.releaseName() != null ? configured.releaseName() : Release.DEFAULT.name();
+      String ns = namespace != null ? namespace
+          : configured.namespace() != null ? configured.namespace() : Release.DEFAULT.namespace();
+      return new Release(name, ns);
+    }
+  }
+
+  /**
+   * Helm could not build a chart's dependencies ({@link Values#dependencyUpdate}); the message says why on one
+   * line.
+   */
+  public static final class DependenciesFailed extends IOException {
+    public DependenciesFailed(String message) {
+      super(message);
+    }
   }
 
   /**
@@ -111,6 +140,14 @@ public final class ChartLint {
     ChartLinter.prepare();
   }
 
+  /**
+   * Makes the helm binary a path or a name on the PATH stands for render every chart from now on; false, and
+   * nothing changed, when it is no executable file.
+   */
+  public static boolean useHelm(String binary) {
+    return ChartLinter.useHelm(binary);
+  }
+
   /** Why charts cannot be rendered in this process, or empty when they can. */
   public static Optional<String> unavailable() {
     return ChartLinter.unavailable();
@@ -166,8 +203,13 @@ public final class ChartLint {
     }
     String chartYaml = dir.resolve(CHART_YAML).toString();
     List<ValuesSet> sets = ChartLinter.valuesSets(dir, values.extraSets(), config.charts());
-    ChartLinter.Linted linted = charts.lint(dir, values.layered(), sets,
-        ChartLinter.setValues(config.charts(), values.set()), config);
+    ChartLinter.Linted linted;
+    try {
+      linted = charts.lint(dir, values.layered(), sets, ChartLinter.setValues(config.charts(), values.set()), config,
+          values.release(config.charts()), values.dependencyUpdate());
+    } catch (ChartLinter.DependenciesFailed e) {
+      throw dependenciesFailed(dir, e);
+    }
     List<ChartLinter.ChartFile> rendered = linted.files();
     List<LintedFile> files = new ArrayList<>();
     if (linted.rendered() == 0) {
@@ -185,6 +227,11 @@ public final class ChartLint {
       }
     }
     return new Outcome(files, sets.size(), Optional.empty(), List.of(), List.of());
+  }
+
+  private static DependenciesFailed dependenciesFailed(Path chart, IOException e) {
+    return new DependenciesFailed("cannot build the dependencies of chart " + chart + " (--dependency-update): "
+        + e.getMessage().replace('\n', ' '));
   }
 
   /** Helm's refusal to render a chart; the message says so on one line. */
@@ -210,8 +257,13 @@ public final class ChartLint {
       throw new IOException("cannot render " + chart + ": " + unavailable.get()
           + "; give the output of helm template instead");
     }
-    ChartLinter.Rendering r = ChartLinter.render(chart, values.layered(),
-        ChartLinter.setValues(config.charts(), values.set()), config.targets().kubernetes());
+    ChartLinter.Rendering r;
+    try {
+      r = ChartLinter.render(chart, values.layered(), ChartLinter.setValues(config.charts(), values.set()),
+          config.targets().kubernetes(), values.release(config.charts()), values.dependencyUpdate());
+    } catch (ChartLinter.DependenciesFailed e) {
+      throw dependenciesFailed(chart, e);
+    }
     if (r instanceof ChartLinter.Refused refused) {
       throw new Refused("Helm cannot render " + chart + ": " + refused.message());
     }

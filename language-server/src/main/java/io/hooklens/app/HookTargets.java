@@ -98,7 +98,8 @@ public final class HookTargets {
       return templatesWhenRefused ? chartOrTemplates(chart, values, config) : chart(chart, values, config);
     }
     if (!values.equals(ChartLint.Values.NONE)) {
-      throw new Unavailable("--values and --set apply to charts only; " + target + " is rendered already");
+      throw new Unavailable("--values, --set, --release-name, --namespace and --dependency-update apply to charts"
+          + " only; " + target + " is rendered already");
     }
     return file(target, configs.forFile(target).config(), reading);
   }

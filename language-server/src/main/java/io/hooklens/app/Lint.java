@@ -437,6 +437,9 @@ public final class Lint {
     try {
       outcome = charts.lint(dir, options.values(), options.adjust().apply(resolved.config()),
           scope(resolved, walked));
+    } catch (ChartLint.DependenciesFailed e) {
+      sink.problem(e.getMessage());
+      return;
     } catch (IOException e) {
       out.problem("cannot read chart " + dir + ": " + IoErrors.reason(e));
       return;

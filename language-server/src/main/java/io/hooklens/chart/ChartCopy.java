@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The copy of a chart that Helm renders instead of the chart itself: every text file rewritten by
@@ -76,6 +77,9 @@ final class ChartCopy implements AutoCloseable {
   private static final String TOP = "chart/";
   /** The file of the copy that defines the named templates of stubbed dependencies. */
   private static final String STUB_DEFINITIONS = "templates/_hooklens-stubbed-dependencies.tpl";
+  /** An action that branches on the namespace; {@code [^}]} keeps the match within one action, and linear. */
+  private static final Pattern NAMESPACE_BRANCH =
+      Pattern.compile("\\{\\{-?\\s*(?:if|else\\s+if|with)\\b[^}]*\\.Release\\.Namespace");
 
   private final Path temp;
   private final Path chartDir;
@@ -96,9 +100,23 @@ final class ChartCopy implements AutoCloseable {
 
   /** Copies a chart; the copy is deleted again when copying fails. */
   static ChartCopy of(Path chartDir) throws IOException {
+    return of(chartDir, false);
+  }
+
+  /**
+   * Copies a chart, with the archives {@code helm dependency build} fetches in its {@code charts/} when asked
+   * ({@link DependencyBuild}): they go to the copy, never to the chart.
+   *
+   * @throws ChartLinter.DependenciesFailed when Helm cannot build the dependencies
+   */
+  static ChartCopy of(Path chartDir, boolean buildDependencies) throws IOException {
     ChartCopy copy = new ChartCopy(Files.createTempDirectory("hooklens-chart-"), chartDir);
     try {
-      copy.add(copy.read());
+      TreeMap<String, byte[]> read = copy.read();
+      if (buildDependencies) {
+        DependencyBuild.build(chartDir, copy.temp.resolve("dependencies"), read);
+      }
+      copy.add(read);
       copy.stubMissingDependencies();
       copy.write();
     } catch (IOException | RuntimeException e) {
@@ -332,6 +350,21 @@ final class ChartCopy implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Whether a template of the copy branches on the namespace: {@code .Release.Namespace} in an {@code if},
+   * {@code else if} or {@code with} action, so that another namespace may render other resources.
+   */
+  boolean branchesOnNamespace() {
+    for (Map.Entry<String, Entry> f : files.entrySet()) {
+      String text = f.getValue().origin().decoded();
+      if (text != null && isTemplate(f.getKey()) && text.contains(".Release.Namespace")
+          && NAMESPACE_BRANCH.matcher(text).find()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Writes what Helm loads: the archive when the chart's .helmignore can be applied here, else a folder. */
   private void write() throws IOException {
     Entry ignoreFile = files.get(".helmignore");
@@ -517,7 +550,7 @@ final class ChartCopy implements AutoCloseable {
     }
   }
 
-  private static Optional<YMap> chartMetadata(byte[] bytes) {
+  static Optional<YMap> chartMetadata(byte[] bytes) {
     String text = new String(bytes, StandardCharsets.UTF_8);
     List<YamlDocument> docs = new YamlReader().read(new SourceText(text), false).documents();
     return docs.stream().map(YamlDocument::root).filter(r -> r != null && r.asMap() != null)

@@ -44,6 +44,13 @@ public final class ChartLinter {
    */
   public record ChartFile(String displayName, LintResult result, Map<Finding, List<String>> valuesSets) {}
 
+  /** Helm could not build a chart's dependencies; the message says why, with the chart's own paths. */
+  public static final class DependenciesFailed extends IOException {
+    DependenciesFailed(String message) {
+      super(message);
+    }
+  }
+
   /** A place in a chart file as written: the file's name in reports and a range in it. */
   public record Place(String file, Range range) {}
 
@@ -110,6 +117,18 @@ public final class ChartLinter {
   public static boolean isLibrary(Path dir) {
     return ChartCopy.chartMetadata(dir.resolve("Chart.yaml")).map(m -> "library".equals(m.string("type")))
         .orElse(false);
+  }
+
+  /**
+   * Makes the helm binary a path or a name on the PATH stands for render every chart from now on; false, and
+   * nothing changed, when it is no executable file.
+   */
+  public static boolean useHelm(String binary) {
+    if (HelmBinary.find(binary).isEmpty()) {
+      return false;
+    }
+    System.setProperty(HelmBinary.PROPERTY, binary);
+    return true;
   }
 
   /** Why charts cannot be rendered in this process, or empty when they can. */
@@ -209,12 +228,21 @@ public final class ChartLinter {
    */
   public static Rendering render(Path chartDir, List<Path> valuesFiles, SetValues setValues,
       Version kubernetes) throws IOException {
-    try (ChartCopy copy = ChartCopy.of(chartDir)) {
+    return render(chartDir, valuesFiles, setValues, kubernetes, Release.DEFAULT, false);
+  }
+
+  /**
+   * A render as {@link #render(Path, List, SetValues, Version)}, for a release, with the dependencies built first
+   * when asked ({@link ChartCopy#of(Path, boolean)}).
+   */
+  public static Rendering render(Path chartDir, List<Path> valuesFiles, SetValues setValues,
+      Version kubernetes, Release release, boolean buildDependencies) throws IOException {
+    try (ChartCopy copy = ChartCopy.of(chartDir, buildDependencies)) {
       List<Path> copies = new ArrayList<>();
       for (Path f : valuesFiles) {
         copies.add(copy.values(new ValuesSet(f.toString(), f)));
       }
-      Attempt a = attempt(copy, copies, setValues.forHelm(copy), kubernetes);
+      Attempt a = attempt(copy, copies, setValues.forHelm(copy), kubernetes, release);
       if (!(a.last() instanceof ChartRenderer.Rendered rendered)) {
         return new Refused(refusal(((ChartRenderer.Failed) a.first()).message(), copy));
       }
@@ -251,7 +279,16 @@ public final class ChartLinter {
    */
   public Linted lint(Path chartDir, List<Path> layered, List<ValuesSet> sets, SetValues setValues,
       Config chartConfig) throws IOException {
-    try (ChartCopy copy = ChartCopy.of(chartDir)) {
+    return lint(chartDir, layered, sets, setValues, chartConfig, Release.DEFAULT, false);
+  }
+
+  /**
+   * A lint as {@link #lint(Path, List, List, SetValues, Config)}, for a release, with the dependencies built first
+   * when asked ({@link ChartCopy#of(Path, boolean)}).
+   */
+  public Linted lint(Path chartDir, List<Path> layered, List<ValuesSet> sets, SetValues setValues,
+      Config chartConfig, Release release, boolean buildDependencies) throws IOException {
+    try (ChartCopy copy = ChartCopy.of(chartDir, buildDependencies)) {
       Config config = chartConfig.withChartCrds(copy.crdNames());
       Collector out = new Collector(copy);
       SetValues.ForHelm forHelm = setValues.forHelm(copy);
@@ -268,7 +305,7 @@ public final class ChartLinter {
           files.add(valuesFile);
         }
         files.addAll(layeredCopies);
-        Attempt a = attempt(copy, files, forHelm, config.targets().kubernetes());
+        Attempt a = attempt(copy, files, forHelm, config.targets().kubernetes(), release);
         if (a.first() instanceof ChartRenderer.Failed failed) {
           failed(failed.message(), valuesFile, set, copy, config, out);
         }
@@ -276,13 +313,16 @@ public final class ChartLinter {
           renderedSets++;
           ValuesPlaces values = valuesPlaces(copy, set, layered, valuesRead);
           List<Placed> placed = rendered(rendered.manifests(), copy, config, out, values);
-          Set<String> releaseBound = releaseBound(placed, copy, a.files(), forHelm, config, out, values);
+          Render render = new Render(copy, a.files(), forHelm, config, out, values);
+          Map<String, String> notes = new HashMap<>();
+          List<Placed> elsewhere = new ArrayList<>();
+          releaseBound(placed, render, release, notes);
+          namespaceBound(placed, render, release, notes, elsewhere);
           for (Placed p : placed) {
-            Finding f = p.finding();
-            boolean bound = releaseBound.contains(p.key());
-            out.add(p.file(), !bound ? f : new Finding(f.ruleId(), f.ruleName(), f.severity(),
-                f.message() + " (" + releaseNote(copy) + ")", f.range(), f.document(), f.resource(), f.related()),
-                set);
+            out.add(p.file(), noted(p.finding(), notes.get(p.key())), set);
+          }
+          for (Placed p : elsewhere) {
+            out.add(p.file(), noted(p.finding(), notes.get(p.key())), set);
           }
           skipped(rendered.skippedHooks(), set, copy, config, out);
           partial(a, valuesFile, set, copy, config, out);
@@ -300,9 +340,9 @@ public final class ChartLinter {
       List<Placeholders.Placeholder> placeholders, List<Path> files) {}
 
   /** Renders, and while Helm refuses for a value it names, again with a placeholder for it, a few times at most. */
-  private static Attempt attempt(ChartCopy copy, List<Path> files, SetValues.ForHelm forHelm, Version kubernetes)
-      throws IOException {
-    ChartRenderer.Rendering first = ChartRenderer.render(copy, files, forHelm, kubernetes);
+  private static Attempt attempt(ChartCopy copy, List<Path> files, SetValues.ForHelm forHelm, Version kubernetes,
+      Release release) throws IOException {
+    ChartRenderer.Rendering first = ChartRenderer.render(copy, files, forHelm, kubernetes, release);
     ChartRenderer.Rendering last = first;
     List<Path> lastFiles = files;
     List<Placeholders.Placeholder> given = new ArrayList<>();
@@ -315,7 +355,7 @@ public final class ChartLinter {
       given.addAll(more);
       List<Path> withPlaceholders = new ArrayList<>(files);
       withPlaceholders.add(copy.value(Placeholders.valuesFile(given).getBytes(StandardCharsets.UTF_8)));
-      last = ChartRenderer.render(copy, withPlaceholders, forHelm, kubernetes);
+      last = ChartRenderer.render(copy, withPlaceholders, forHelm, kubernetes, release);
       lastFiles = withPlaceholders;
     }
     return new Attempt(first, last, List.copyOf(given), List.copyOf(lastFiles));
@@ -328,11 +368,11 @@ public final class ChartLinter {
       return message;
     }
     return message + " (rendered without dependency " + String.join(", ", copy.stubs().stream()
-        .map(ChartCopy.Stub::name).toList()) + ", not in charts/; run helm dependency build)";
+        .map(ChartCopy.Stub::name).toList()) + ", not in charts/; run helm dependency build, or give --dependency-update)";
   }
 
   private static String withoutDependency(ChartCopy.Stub stub) {
-    return "rendered without dependency " + stub.name() + " (not in charts/; run helm dependency build)";
+    return "rendered without dependency " + stub.name() + " (not in charts/; run helm dependency build, or give --dependency-update)";
   }
 
   private static String withPlaceholders(List<Placeholders.Placeholder> given) {
@@ -397,53 +437,123 @@ public final class ChartLinter {
 
   /** A finding of one render on the chart file it is reported in. */
   private record Placed(TemplateFile file, Finding finding) {
-    /** The finding without its message, which names what the release name changes. */
+    /** The finding without its message, which names what the release name or namespace changes. */
     String key() {
       return file.displayName() + "\n" + finding.ruleId() + "\n" + finding.range();
     }
   }
 
+  /** What a render of a values set needs to be rendered again for another release. */
+  private record Render(ChartCopy copy, List<Path> files, SetValues.ForHelm forHelm, Config config, Collector out,
+      ValuesPlaces values) {}
+
   /**
-   * The findings of one render that hold only for the release name and namespace charts are rendered with: those
-   * not found again when the chart is rendered for another release (named as the chart, in a namespace of that
-   * name, as charts are often installed). Only a render with a finding that names the release is rendered
-   * again, since a name computed from the release name is what such a finding names.
+   * Notes the findings of one render that hold only for the release name it was rendered for: those not found
+   * again when the chart is rendered for another release name (the chart's own, as charts are often installed),
+   * in the same namespace. Only a render with a finding that names the release is rendered again, since a name
+   * computed from the release name is what such a finding names.
    */
-  private Set<String> releaseBound(List<Placed> placed, ChartCopy copy, List<Path> files, SetValues.ForHelm forHelm,
-      Config config, Collector out, ValuesPlaces values) throws IOException {
-    if (placed.stream().noneMatch(p -> p.finding().message().contains(ChartRenderer.RELEASE))) {
-      return Set.of();
+  private void releaseBound(List<Placed> placed, Render r, Release release, Map<String, String> notes)
+      throws IOException {
+    if (placed.stream().noneMatch(p -> names(p.finding().message(), release.name()))) {
+      return;
     }
-    String other = otherRelease(copy);
-    ChartRenderer.Rendering again = ChartRenderer.render(copy, files, forHelm, config.targets().kubernetes(),
-        other, other);
-    if (!(again instanceof ChartRenderer.Rendered r)) {
-      return Set.of();
+    String other = otherName(r.copy(), release.name());
+    List<Placed> again = renderFor(r, new Release(other, release.namespace()));
+    if (again == null) {
+      return;
     }
-    Set<String> found = new HashSet<>();
-    for (Placed p : rendered(r.manifests(), copy, config, out, values)) {
-      found.add(p.key());
-    }
-    Set<String> bound = new HashSet<>();
+    Set<String> found = keys(again);
     for (Placed p : placed) {
       if (!found.contains(p.key())) {
-        bound.add(p.key());
+        note(notes, p.key(), "holds for release name \"" + release.name() + "\"; not for release name \"" + other
+            + "\"");
       }
     }
-    return bound;
   }
 
-  /** The release the second render is for: the chart's name, unless that is the usual one. */
-  private static String otherRelease(ChartCopy copy) throws IOException {
+  /**
+   * Notes the findings that depend on the namespace alone: rendered again for another namespace (the chart's name,
+   * as charts are often installed), with the same release name, a finding not found again holds only for the
+   * namespace linted, and one found only then holds for the other, and is added with a note that says so. Only a
+   * render with a finding that names the namespace, or of a chart whose templates branch on
+   * {@code .Release.Namespace}, is rendered again.
+   */
+  private void namespaceBound(List<Placed> placed, Render r, Release release, Map<String, String> notes,
+      List<Placed> elsewhere) throws IOException {
+    if (!r.copy().branchesOnNamespace()
+        && placed.stream().noneMatch(p -> names(p.finding().message(), release.namespace()))) {
+      return;
+    }
+    String other = otherName(r.copy(), release.namespace());
+    List<Placed> again = renderFor(r, new Release(release.name(), other));
+    if (again == null) {
+      return;
+    }
+    Set<String> found = keys(again);
+    Set<String> linted = keys(placed);
+    for (Placed p : placed) {
+      if (!found.contains(p.key())) {
+        note(notes, p.key(), "holds for namespace \"" + release.namespace() + "\"; not for namespace \"" + other
+            + "\"");
+      }
+    }
+    for (Placed p : again) {
+      if (!linted.contains(p.key())) {
+        note(notes, p.key(), "holds for namespace \"" + other + "\"; not for namespace \"" + release.namespace()
+            + "\", the one linted");
+        elsewhere.add(p);
+      }
+    }
+  }
+
+  /** The findings of a render for another release, or null when Helm refuses it. */
+  private List<Placed> renderFor(Render r, Release release) throws IOException {
+    ChartRenderer.Rendering again = ChartRenderer.render(r.copy(), r.files(), r.forHelm(),
+        r.config().targets().kubernetes(), release);
+    return again instanceof ChartRenderer.Rendered rendered
+        ? rendered(rendered.manifests(), r.copy(), r.config(), r.out(), r.values()) : null;
+  }
+
+  private static Set<String> keys(List<Placed> placed) {
+    Set<String> keys = new HashSet<>();
+    placed.forEach(p -> keys.add(p.key()));
+    return keys;
+  }
+
+  private static void note(Map<String, String> notes, String key, String note) {
+    notes.merge(key, note, (a, b) -> a + "; " + b);
+  }
+
+  private static Finding noted(Finding f, String note) {
+    return note == null ? f : new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message() + " (" + note + ")",
+        f.range(), f.document(), f.resource(), f.related());
+  }
+
+  /**
+   * Whether a message names a release or namespace: the name as part of a resource name, path or DNS name
+   * ({@code Job/release-x}, {@code x.default.svc}), not a word of the sentence ("defaults to").
+   */
+  private static boolean names(String message, String name) {
+    for (int i = message.indexOf(name); i >= 0; i = message.indexOf(name, i + 1)) {
+      char before = i == 0 ? ' ' : message.charAt(i - 1);
+      int end = i + name.length();
+      char after = end < message.length() ? message.charAt(end) : ' ';
+      boolean joined = before == '-' || before == '/' || before == '.' || after == '-'
+          || after == '.' && end + 1 < message.length() && Character.isLetterOrDigit(message.charAt(end + 1));
+      if (joined && !Character.isLetterOrDigit(before) && !Character.isLetterOrDigit(after)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The other name a chart is rendered with: the chart's name, unless that is the one given or no name. */
+  private static String otherName(ChartCopy copy, String given) throws IOException {
     String name = copy.chartName();
-    return name == null || name.equals(ChartRenderer.RELEASE) || !name.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?")
-        ? "hooklens-check" : name;
-  }
-
-  private static String releaseNote(ChartCopy copy) throws IOException {
-    String other = otherRelease(copy);
-    return "with release name \"" + ChartRenderer.RELEASE + "\" in namespace \"" + ChartRenderer.NAMESPACE
-        + "\", which charts are rendered with; not with release \"" + other + "\" in namespace \"" + other + "\"";
+    boolean usable = name != null && !name.equals(given) && name.length() <= 53
+        && name.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    return usable ? name : given.equals("hooklens-check") ? "hooklens-other" : "hooklens-check";
   }
 
   private List<Placed> rendered(String manifests, ChartCopy copy, Config config, Collector out,

@@ -20,7 +20,9 @@ import java.util.concurrent.TimeUnit;
  * limits, and a chart can make it loop or grow without end, so each render is bounded by the
  * {@link RenderLimits} and stopped past them. A worker serves one render at a time, and renders run side by
  * side in as many workers as {@link #allowWorkers} allows (one unless raised); a worker without a render for
- * {@link RenderLimits#idleSeconds} is stopped, and a later render starts another.
+ * {@link RenderLimits#idleSeconds} is stopped, and a later render starts another. Where helm-java's native library
+ * is not bundled, or when one is named, the user's own helm binary renders instead ({@link HelmBinary}), within the
+ * same limits of time and output.
  */
 final class ChartRenderer {
   /** What Helm made of one values set. */
@@ -34,9 +36,6 @@ final class ChartRenderer {
 
   /** Helm's error message, with the copy's paths still in it; or why rendering was stopped. */
   record Failed(String message) implements Rendering {}
-
-  static final String RELEASE = "release";
-  static final String NAMESPACE = "default";
 
   private static final Object LOCK = new Object();
   /** Workers started that wait for a render, the last used first. */
@@ -53,16 +52,57 @@ final class ChartRenderer {
 
   /** Why Helm cannot run in this process, or empty when it can. */
   static Optional<String> unavailable() {
-    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-    String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-    if (os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64"))) {
+    Optional<String> named = HelmBinary.named();
+    if (named.isPresent()) {
+      return HelmBinary.find(named.get()).isPresent() ? Optional.empty()
+          : Optional.of("the Helm binary " + named.get() + " (" + HelmBinary.PROPERTY + " or " + HelmBinary.ENVIRONMENT
+              + ") is not an executable file" + (named.get().contains("/") ? "" : " on the PATH"));
+    }
+    if (library().isEmpty() || HelmBinary.find("helm").isPresent()) {
       return Optional.empty();
     }
-    return Optional.of("Helm's native library is bundled for linux-amd64 only, not for " + os + "-" + arch);
+    return Optional.of(library().get() + ", and no helm binary is on the PATH (--helm or " + HelmBinary.ENVIRONMENT
+        + " names one)");
   }
 
-  /** Starts a render worker unless one runs: it starts in the background, while the caller goes on. */
+  /**
+   * Why helm-java's native library cannot load in this process, or empty when it can: helm-java loads the first
+   * library on the class path, whatever the platform, so the one of this platform must be there, under the name
+   * helm-java gives it.
+   */
+  private static Optional<String> library() {
+    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+    String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+    String goOs = os.startsWith("mac") || os.startsWith("darwin") ? "darwin" : os.startsWith("windows") ? "windows"
+        : os.startsWith("linux") ? "linux" : os;
+    String goArch = arch.equals("x86_64") ? "amd64" : arch.equals("aarch64") ? "arm64" : arch;
+    String extension = goOs.equals("darwin") ? ".dylib" : goOs.equals("windows") ? ".dll" : ".so";
+    if (ChartRenderer.class.getResource("/helm-" + goOs + "-" + goArch + extension) != null) {
+      return Optional.empty();
+    }
+    return Optional.of("Helm's native library is bundled for linux-amd64 only, not for " + goOs + "-" + goArch);
+  }
+
+  /**
+   * The helm binary that renders charts: the one named, wherever Helm's library loads too; else, where it does
+   * not, the one on the PATH. Empty when the render worker renders them.
+   */
+  private static Optional<Path> binary() {
+    Optional<String> named = HelmBinary.named();
+    if (named.isPresent()) {
+      return HelmBinary.find(named.get());
+    }
+    return library().isEmpty() ? Optional.empty() : HelmBinary.find("helm");
+  }
+
+  /**
+   * Starts the render worker unless one runs: it starts in the background, while the caller goes on. Nothing
+   * where a helm binary renders.
+   */
   static void prepare() throws IOException {
+    if (binary().isPresent()) {
+      return;
+    }
     synchronized (LOCK) {
       for (WorkerProcess w : List.copyOf(IDLE)) {
         if (!w.alive()) {
@@ -90,23 +130,39 @@ final class ChartRenderer {
   /**
    * Renders the copy with its values.yaml, the given values files on top in order (as helm's
    * {@code -f}) and the values set as with {@code --set}, {@code --set-string} and {@code --set-file}, for
-   * the given Kubernetes version ({@code .Capabilities.KubeVersion}, kubeVersion checks).
+   * the given Kubernetes version ({@code .Capabilities.KubeVersion}, kubeVersion checks) and release.
    *
    * @throws IOException when the render worker cannot be started
    */
   static Rendering render(ChartCopy copy, List<Path> valuesFiles, SetValues.ForHelm setValues,
-      Version kubernetes) throws IOException {
-    return render(copy, valuesFiles, setValues, kubernetes, RELEASE, NAMESPACE);
-  }
-
-  /** A render as {@link #render(ChartCopy, List, SetValues.ForHelm, Version)}, for another release and namespace. */
-  static Rendering render(ChartCopy copy, List<Path> valuesFiles, SetValues.ForHelm setValues,
-      Version kubernetes, String release, String namespace) throws IOException {
+      Version kubernetes, Release release) throws IOException {
     RenderLimits limits = RenderLimits.current();
-    RenderProtocol.Request request = new RenderProtocol.Request(copy.root().toString(),
+    return call(new RenderProtocol.Request(copy.root().toString(),
         valuesFiles.stream().map(Path::toString).toList(), setValues.set(), setValues.files(),
         setValues.empty() == null ? "" : setValues.empty().toString(),
-        "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes(), release, namespace);
+        "v" + kubernetes.major() + "." + kubernetes.minor() + ".0", limits.outputBytes(), release.name(),
+        release.namespace(), false), limits);
+  }
+
+  /**
+   * Does what {@code helm dependency build} does in a chart folder: its {@code charts/} gets an archive of each
+   * dependency, fetched from its repository (a {@code file://} folder, or the network).
+   *
+   * @return Helm's error message when it could not, else empty
+   * @throws IOException when the render worker cannot be started
+   */
+  static Optional<String> buildDependencies(Path chartFolder) throws IOException {
+    RenderLimits limits = RenderLimits.current();
+    Rendering r = call(new RenderProtocol.Request(chartFolder.toString(), List.of(), "", "", "", "", 0,
+        Release.DEFAULT.name(), Release.DEFAULT.namespace(), true), limits);
+    return r instanceof Failed f ? Optional.of(f.message()) : Optional.empty();
+  }
+
+  private static Rendering call(RenderProtocol.Request request, RenderLimits limits) throws IOException {
+    Optional<Path> binary = binary();
+    if (binary.isPresent()) {
+      return HelmBinary.render(binary.get(), request, limits);
+    }
     WorkerProcess worker = take();
     try {
       return worker.render(request, limits);

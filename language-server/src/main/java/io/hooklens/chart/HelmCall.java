@@ -4,17 +4,13 @@ import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Real Helm in this process, through helm-java: what the render worker runs. Nothing bounds it here, so only
  * {@link RenderWorker} calls it, in a process its parent can stop.
  */
 final class HelmCall {
-  private static final Pattern SKIPPED_HOOK = Pattern.compile("info: skipping unknown hook: \"(.*)\"");
   private static final Object LOCK = new Object();
   private static SignalHandlers handlers;
 
@@ -56,7 +52,17 @@ final class HelmCall {
       HelmLog.Logged<String> run = around(() -> HelmLog.around(command::call));
       // helm-java gives null, not empty text, for a chart that renders to nothing.
       String manifests = run.result() == null ? "" : HelmText.restoreHooks(run.result());
-      return new ChartRenderer.Rendered(manifests, skippedHooks(run.messages()));
+      return new ChartRenderer.Rendered(manifests, HelmLog.skippedHooks(run.messages()));
+    } catch (IllegalStateException e) {
+      return new ChartRenderer.Failed(e.getMessage() == null ? "" : e.getMessage());
+    }
+  }
+
+  /** {@code helm dependency build} in a chart folder: {@link ChartRenderer.Failed} with Helm's message when it fails. */
+  static ChartRenderer.Rendering buildDependencies(RenderProtocol.Request r) throws IOException {
+    try {
+      around(() -> HelmLog.around(() -> new Helm(Path.of(r.chart())).dependency().build().call()));
+      return new ChartRenderer.Rendered("", List.of());
     } catch (IllegalStateException e) {
       return new ChartRenderer.Failed(e.getMessage() == null ? "" : e.getMessage());
     }
@@ -74,21 +80,5 @@ final class HelmCall {
         handlers.restore();
       }
     }
-  }
-
-  /**
-   * The values of Helm's log lines about resources it skips for an unknown hook event. Its other lines are
-   * about values and chart layout, not hooks, and are left out.
-   */
-  private static List<String> skippedHooks(List<String> messages) {
-    List<String> values = new ArrayList<>();
-    for (String m : messages) {
-      Matcher skipped = SKIPPED_HOOK.matcher(m);
-      if (skipped.matches()) {
-        // Go quotes the value: a quote or backslash in it comes escaped.
-        values.add(skipped.group(1).replace("\\\"", "\"").replace("\\\\", "\\"));
-      }
-    }
-    return values;
   }
 }

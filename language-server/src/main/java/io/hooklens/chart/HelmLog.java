@@ -32,6 +32,8 @@ final class HelmLog {
   /** A line of Go's log package with its standard flags: date and time, then the message. */
   private static final Pattern GO_LOG_LINE = Pattern.compile("\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d (.*)\\n?");
 
+  private static final Pattern SKIPPED_HOOK = Pattern.compile("info: skipping unknown hook: \"(.*)\"");
+
   private HelmLog() {}
 
   /** Runs a call into Helm with its log lines caught. Calls must not overlap: RenderWorker makes one at a time. */
@@ -100,6 +102,34 @@ final class HelmLog {
     if (others.size() > 0) {
       err.write(others.toByteArray(), 0, others.size());
       err.flush();
+    }
+    return messages;
+  }
+
+  /**
+   * The values of Helm's log lines about resources it skips for an unknown hook event. Its other lines are
+   * about values and chart layout, not hooks, and are left out.
+   */
+  static List<String> skippedHooks(List<String> messages) {
+    List<String> values = new ArrayList<>();
+    for (String m : messages) {
+      Matcher skipped = SKIPPED_HOOK.matcher(m);
+      if (skipped.matches()) {
+        // Go quotes the value: a quote or backslash in it comes escaped.
+        values.add(skipped.group(1).replace("\\\"", "\"").replace("\\\\", "\\"));
+      }
+    }
+    return values;
+  }
+
+  /** The messages of Go's log lines in text Helm wrote to its standard error, in order. */
+  static List<String> messages(String written) {
+    List<String> messages = new ArrayList<>();
+    for (String line : written.split("\n")) {
+      Matcher m = GO_LOG_LINE.matcher(line);
+      if (m.matches()) {
+        messages.add(m.group(1));
+      }
     }
     return messages;
   }

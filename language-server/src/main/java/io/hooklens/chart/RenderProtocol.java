@@ -26,9 +26,11 @@ final class RenderProtocol {
    * @param maxOutputBytes the most manifests, in UTF-8 bytes, the worker sends back
    * @param release the release name, {@code .Release.Name}
    * @param namespace the release namespace, {@code .Release.Namespace}
+   * @param buildDependencies not a render: {@code helm dependency build} in the chart folder, answered with empty
+   *     manifests or Helm's error
    */
   record Request(String chart, List<String> valuesFiles, String set, String setFiles, String emptyFile,
-      String kubeVersion, long maxOutputBytes, String release, String namespace) {}
+      String kubeVersion, long maxOutputBytes, String release, String namespace, boolean buildDependencies) {}
 
   /** The manifests were larger than the request allowed, so they were not sent. */
   record TooLarge(long bytes) {}
@@ -56,6 +58,7 @@ final class RenderProtocol {
     out.writeLong(r.maxOutputBytes());
     text(out, r.release());
     text(out, r.namespace());
+    out.writeBoolean(r.buildDependencies());
     out.flush();
   }
 
@@ -65,7 +68,8 @@ final class RenderProtocol {
     for (int i = count(in); i > 0; i--) {
       values.add(text(in));
     }
-    return new Request(chart, values, text(in), text(in), text(in), text(in), in.readLong(), text(in), text(in));
+    return new Request(chart, values, text(in), text(in), text(in), text(in), in.readLong(), text(in), text(in),
+        in.readBoolean());
   }
 
   /** Writes what Helm made, or its size alone when that is over the request's limit. */

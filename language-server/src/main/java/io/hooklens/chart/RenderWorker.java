@@ -65,7 +65,7 @@ public final class RenderWorker {
         RenderProtocol.Request request = requests.take();
         ChartRenderer.Rendering rendering;
         try {
-          rendering = HelmCall.render(request);
+          rendering = request.buildDependencies() ? HelmCall.buildDependencies(request) : HelmCall.render(request);
         } catch (IOException | RuntimeException e) {
           // The chart is not to blame, but the parent reports it on the chart and goes on.
           rendering = new ChartRenderer.Failed("the render worker failed: " + e);
@@ -82,7 +82,7 @@ public final class RenderWorker {
   static void warmUp(Path chart) throws IOException {
     try (ChartCopy copy = ChartCopy.of(chart)) {
       HelmCall.render(new RenderProtocol.Request(copy.root().toString(), List.of(), "", "", "", "v1.34.0",
-          Long.MAX_VALUE, ChartRenderer.RELEASE, ChartRenderer.NAMESPACE));
+          Long.MAX_VALUE, Release.DEFAULT.name(), Release.DEFAULT.namespace(), false));
     }
   }
 

@@ -137,7 +137,8 @@ final class WorkerProcess {
     }
   }
 
-  private static ChartRenderer.Failed stoppedBecause(String why, String property) {
+  /** A rendering stopped at a limit, saying which and the system property that sets it. */
+  static ChartRenderer.Failed stoppedBecause(String why, String property) {
     return new ChartRenderer.Failed("Helm rendering stopped: " + why + "; the system property " + property
         + " sets the limit");
   }

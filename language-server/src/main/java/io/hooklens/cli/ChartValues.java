@@ -1,11 +1,13 @@
 package io.hooklens.cli;
 
 import io.hooklens.app.ChartLint;
+import io.hooklens.core.engine.Config;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -19,9 +21,50 @@ final class ChartValues {
   @Mixin
   SetOptions setValues;
 
-  /** Whether every values file exists and Helm would read every --set argument; if not, says why on one line. */
+  @Option(names = "--helm", paramLabel = "PATH",
+      description = "For charts: render with this helm binary (helm template) rather than with Helm's bundled "
+          + "library, on any platform. Without it, a helm on the PATH renders where the library is not bundled "
+          + "(anything but linux-amd64).")
+  String helm;
+
+  @Option(names = "--release-name", paramLabel = "NAME",
+      description = "For charts: the release name to render for, as helm template NAME does (default: the "
+          + "configuration's releaseName, else release).")
+  String releaseName;
+
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE",
+      description = "For charts: the namespace to render for, as helm template --namespace does (default: the "
+          + "configuration's namespace, else default). With lint --context: the namespace to read (default: the "
+          + "context's).")
+  String namespace;
+
+  @Option(names = "--dependency-update",
+      description = "For charts: first do what helm dependency build does, in the copy of the chart that is "
+          + "rendered (the chart's own charts/ is left as it is); may reach the dependencies' repositories.")
+  boolean dependencyUpdate;
+
+  /**
+   * Whether every values file exists, Helm would read every --set argument and take the release and namespace
+   * names, and the helm binary named runs; if not, says why on one line. The binary named renders every chart of
+   * this process from then on.
+   */
   boolean valid(PrintWriter err) {
-    return existing("--values", valuesFiles, err) && setValues.valid(err);
+    if (helm != null && !ChartLint.useHelm(helm)) {
+      err.println("hooklens: --helm " + helm + ": not an executable file" + (helm.contains("/") ? "" : " on the PATH"));
+      return false;
+    }
+    return existing("--values", valuesFiles, err) && setValues.valid(err)
+        && name("--release-name", releaseName, Config.Charts::releaseNameProblem, err)
+        && name("--namespace", namespace, Config.Charts::namespaceProblem, err);
+  }
+
+  private static boolean name(String option, String value, UnaryOperator<String> problem, PrintWriter err) {
+    String why = value == null ? null : problem.apply(value);
+    if (why != null) {
+      err.println("hooklens: " + option + ": " + why);
+      return false;
+    }
+    return true;
   }
 
   /** Whether each of an option's values files exists; if not, says which does not. */
@@ -37,6 +80,11 @@ final class ChartValues {
 
   /** The values, as the shared chart rendering takes them. */
   ChartLint.Values values() {
-    return new ChartLint.Values(valuesFiles, List.of(), setValues.values());
+    return values(List.of());
+  }
+
+  /** The values, with values files each rendered as one more values set. */
+  ChartLint.Values values(List<Path> extraSets) {
+    return new ChartLint.Values(valuesFiles, extraSets, setValues.values(), releaseName, namespace, dependencyUpdate);
   }
 }

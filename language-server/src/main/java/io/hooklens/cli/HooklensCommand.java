@@ -10,8 +10,6 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = HooklensCommand.VersionProvider.class,
     description = "Finds mistakes in the hooks of Kubernetes, Helm and OpenShift manifests.",
-    subcommands = {LintCommand.class, HooksCommand.class, RunCommand.class, RulesCommand.class, LspCommand.class,
-        VersionCommand.class, TrainingCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:no findings at or above --fail-on",
@@ -25,7 +23,7 @@ public final class HooklensCommand implements Runnable {
   @Override
   public void run() {
     throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-        "Missing command: lint, hooks, run, rules, lsp or version");
+        "Missing command: lint, hooks, run, rules, lsp, migrate or version");
   }
 
   /** The version baked into the jar at build time. */

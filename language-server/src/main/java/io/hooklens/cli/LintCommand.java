@@ -2,7 +2,7 @@ package io.hooklens.cli;
 
 import io.hooklens.app.AtomicFiles;
 import io.hooklens.app.BaselineFilter;
-import io.hooklens.app.ChartLint;
+import io.hooklens.app.ClusterAudit;
 import io.hooklens.app.ConfigResolver;
 import io.hooklens.app.IoErrors;
 import io.hooklens.app.Lint;
@@ -62,10 +62,24 @@ public final class LintCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Parameters(arity = "1..*", paramLabel = "PATH",
+  @Parameters(arity = "0..*", paramLabel = "PATH",
       description = "Files, directories (searched for .yaml, .yml and .json files, and for Helm charts) or - for "
           + "standard input. A directory with a Chart.yaml is rendered with Helm and linted as a chart.")
-  List<String> paths;
+  List<String> paths = new ArrayList<>();
+
+  @Option(names = "--context", paramLabel = "NAME",
+      description = "Also lint the workloads and Helm release hooks this kubeconfig context's cluster serves, read "
+          + "only; findings are located at cluster://NAME/NAMESPACE/KIND/OBJECT. Kinds that may not be read are named "
+          + "on standard error and make the exit code 2.")
+  String context;
+
+  @Option(names = "--kubeconfig", paramLabel = "FILE",
+      description = "The kubeconfig for --context (default: $KUBECONFIG, then ~/.kube/config).")
+  Path kubeconfig;
+
+
+  @Option(names = {"-A", "--all-namespaces"}, description = "With --context: read every namespace.")
+  boolean allNamespaces;
 
   @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
       description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -139,6 +153,11 @@ public final class LintCommand implements Callable<Integer> {
       err.println("hooklens: --jobs must be at least 1, not " + jobs);
       return ExitCodes.USAGE;
     }
+    Optional<String> clusterUsage = clusterUsage();
+    if (clusterUsage.isPresent()) {
+      err.println("hooklens: " + clusterUsage.get());
+      return ExitCodes.USAGE;
+    }
     Linter linter = new Linter(BuiltInRules.registry());
     // Each file's findings are written as soon as it is linted, and its model dropped. A report file is written
     // whole at the end; so is the report of a run that may fix standard input, which goes to standard error
@@ -157,7 +176,7 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     Lint lint = new Lint(linter, configs, new Lint.Options(targets::apply,
-        new ChartLint.Values(values.valuesFiles, valuesSets, values.setValues.values()), fix, jobs), baselines);
+        values.values(valuesSets), fix, jobs), baselines);
     try {
       // The paths between two - are linted side by side.
       List<Path> named = new ArrayList<>();
@@ -171,6 +190,9 @@ public final class LintCommand implements Callable<Integer> {
         }
       }
       lint.paths(named);
+      if (context != null) {
+        audit(lint, baselines, sink);
+      }
     } catch (ConfigResolver.ConfigException e) {
       err.println("hooklens: " + e.getMessage());
       return ExitCodes.USAGE;
@@ -194,6 +216,26 @@ public final class LintCommand implements Callable<Integer> {
       }
     }
     return exit;
+  }
+
+  /** Why the paths and cluster options do not go together, if they do not. */
+  private Optional<String> clusterUsage() {
+    if (paths.isEmpty() && context == null) {
+      return Optional.of("lint needs a PATH or --context");
+    }
+    if (context == null && (kubeconfig != null || allNamespaces)) {
+      return Optional.of("--kubeconfig and --all-namespaces go with --context");
+    }
+    return values.namespace != null && allNamespaces
+        ? Optional.of("--namespace and --all-namespaces cannot be used together") : Optional.empty();
+  }
+
+  /** Lints what the cluster serves; a kind that could not be read is an input problem (exit 2). */
+  private void audit(Lint lint, Lint.Sink notes, Sink sink) throws ConfigResolver.ConfigException {
+    String namespace = allNamespaces ? ClusterAudit.ALL_NAMESPACES : values.namespace;
+    if (ClusterAudit.context(context, kubeconfig, namespace, lint, notes) > 0) {
+      sink.usage = true;
+    }
   }
 
   /** The baseline the run holds findings against, or records them in. */

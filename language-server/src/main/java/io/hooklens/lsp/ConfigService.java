@@ -143,13 +143,17 @@ final class ConfigService {
     return new Config(targets, rules, file.exclude(), charts);
   }
 
-  /** The editor's values files replace the file's when it names any; its set values win key by key. */
+  /**
+   * The editor's values files replace the file's when it names any; its set values win key by key; the release
+   * name and namespace are the file's, which the editor's settings do not have.
+   */
   private static Config.Charts charts(Config.Charts file, Config.Charts editor) {
     if (editor == null) {
       return file;
     }
     Map<String, String> set = new LinkedHashMap<>(file.set());
     set.putAll(editor.set());
-    return new Config.Charts(editor.values().isEmpty() ? file.values() : editor.values(), set);
+    return new Config.Charts(editor.values().isEmpty() ? file.values() : editor.values(), set, file.releaseName(),
+        file.namespace());
   }
 }

@@ -34,15 +34,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.time.Duration;
 
 /**
  * Runs a {@link RunPlan}: for each planned pod, creates it, waits until it runs (its postStart hooks
@@ -65,6 +66,7 @@ public final class Runner implements AutoCloseable {
   }
 
   private static final long EXTRA_WAIT_SECONDS = 30;
+  private static final long CLEAN_UP_MS = 60_000;
   private static final long SETTLE_NANOS = 3_000_000_000L;
   private static final long SETTLE_POLL_MS = 20;
   // Each part of a control plane gets this long to be ready, a start timeout permitting more.
@@ -437,14 +439,24 @@ public final class Runner implements AutoCloseable {
     }
   }
 
-  private void openContext() {
+  /**
+   * A client for a kubeconfig context, as {@code run --context} and the cluster audit both resolve it.
+   *
+   * @param kubeconfig the kubeconfig file, or null for {@code KUBECONFIG}, then {@code ~/.kube/config}
+   * @throws RunException when the kubeconfig has no such context
+   */
+  public static KubernetesClient contextClient(String context, Path kubeconfig) {
     Config config = kubeconfig == null ? Config.autoConfigure(context)
         : Config.fromKubeconfig(context, kubeconfig.toFile());
     if (config.getCurrentContext() == null || !context.equals(config.getCurrentContext().getName())) {
       throw new RunException("no context " + context + " in " + (kubeconfig == null ? "the kubeconfig"
           : kubeconfig), null);
     }
-    client = new KubernetesClientBuilder().withConfig(config).build();
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+
+  private void openContext() {
+    client = contextClient(context, kubeconfig);
     String name = "hooklens-run-" + randomSuffix();
     try {
       client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name)
@@ -646,6 +658,37 @@ public final class Runner implements AutoCloseable {
   }
 
   /**
+   * Deletes the run's pods and namespace from the cluster of a context. An API that does not answer is asked again
+   * until {@link #CLEAN_UP_MS} have passed: fabric8's mock API stops answering for up to 30 s after a watch closes
+   * while it still sends events, and a real API server may be briefly unreachable. An answer (forbidden, say) is
+   * final.
+   */
+  private void deleteWhatTheRunCreated() {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLEAN_UP_MS);
+    while (true) {
+      try {
+        for (String pod : created) {
+          client.pods().inNamespace(namespace).withName(pod).withGracePeriod(0).delete();
+        }
+        client.namespaces().withName(namespace).delete();
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() > 0 || System.nanoTime() > deadline) {
+          progress.line(0, "", "cannot clean up namespace " + namespace + ": " + e.getMessage());
+          return;
+        }
+      }
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        progress.line(0, "", "cannot clean up namespace " + namespace + ": interrupted");
+        return;
+      }
+    }
+  }
+
+  /**
    * Stops waiting, deletes the pods and the namespace the run created, kills every process the node
    * agent started and closes the client. Safe to call more than once and from another thread.
    */
@@ -669,13 +712,8 @@ public final class Runner implements AutoCloseable {
       try {
         // The embedded cluster goes as a whole, its processes with the node; a real one keeps what is not deleted.
         if (context != null) {
-          for (String pod : created) {
-            client.pods().inNamespace(namespace).withName(pod).withGracePeriod(0).delete();
-          }
-          client.namespaces().withName(namespace).delete();
+          deleteWhatTheRunCreated();
         }
-      } catch (KubernetesClientException e) {
-        progress.line(0, "", "cannot clean up namespace " + namespace + ": " + e.getMessage());
       } finally {
         created.clear();
         if (jobs != null) {

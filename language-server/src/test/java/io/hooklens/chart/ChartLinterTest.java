@@ -91,7 +91,7 @@ class ChartLinterTest {
     assertEquals(31, inHookJob.line());
     try (ChartCopy copy = ChartCopy.of(chart("shop"))) {
       ChartRenderer.Rendering r = ChartRenderer.render(copy, List.of(), SetValues.NONE.forHelm(copy),
-          Config.DEFAULT.targets().kubernetes());
+          Config.DEFAULT.targets().kubernetes(), Release.DEFAULT);
       String manifests = ((ChartRenderer.Rendered) r).manifests();
       assertTrue(manifests.contains("kind: Job"), manifests);
       assertTrue(manifests.contains("\"helm.sh/hook\": pre-install,pre-upgrade"), manifests);
@@ -155,7 +155,7 @@ class ChartLinterTest {
     Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: needy\nversion: 0.1.0\n"
         + "dependencies:\n  - name: redis\n    version: 1.0.0\n");
     Seen missing = only(lint(chart, List.of(), SetValues.NONE), "Chart.yaml", "HL006",
-        "rendered without dependency redis (not in charts/; run helm dependency build)");
+        "rendered without dependency redis (not in charts/; run helm dependency build, or give --dependency-update)");
     assertEquals(5, missing.line());
   }
 
@@ -260,7 +260,7 @@ class ChartLinterTest {
     // In Helm's output the labels and annotations that include and toYaml write move it to line 13 of the document.
     try (ChartCopy copy = ChartCopy.of(chart)) {
       String manifests = ((ChartRenderer.Rendered) ChartRenderer.render(copy, List.of(), SetValues.NONE.forHelm(copy),
-          Config.DEFAULT.targets().kubernetes())).manifests();
+          Config.DEFAULT.targets().kubernetes(), Release.DEFAULT)).manifests();
       List<String> lines = manifests.lines().toList();
       int header = lines.indexOf("# Source: hook-typo/templates/seed-job.yaml");
       int hook = lines.indexOf("    \"helm.sh/hook\": pre-instal");
@@ -412,10 +412,120 @@ class ChartLinterTest {
   void aFindingThatHoldsOnlyForTheReleaseNameItWasRenderedWithSaysSo() throws IOException {
     List<Seen> all = lint(chart("release-bound"), List.of(), SetValues.NONE);
     Seen order = only(all, "templates/hooks.yaml", "HL221", "release-dashboard-scripts");
-    assertTrue(order.message().endsWith("(with release name \"release\" in namespace \"default\", which charts are"
-        + " rendered with; not with release \"dashboard\" in namespace \"dashboard\")"), order.message());
+    assertTrue(order.message().endsWith("(holds for release name \"release\"; not for release name \"dashboard\")"),
+        order.message());
     Seen pod = only(all, "templates/hooks.yaml", "HL216", "release-smoke-test");
-    assertFalse(pod.message().contains("with release name"), pod.message());
+    assertFalse(pod.message().contains("holds for"), pod.message());
+  }
+
+  @Test
+  void theReleaseNameAndNamespaceGivenAreWhatTemplatesSee() throws IOException {
+    List<Seen> all = lint(chart("release-bound"), new Release("shop", "web"));
+    Seen order = only(all, "templates/hooks.yaml", "HL221", "shop-dashboard-scripts");
+    assertTrue(order.message().endsWith("(holds for release name \"shop\"; not for release name \"dashboard\")"),
+        order.message());
+    only(all, "templates/hooks.yaml", "HL216", "shop-smoke-test");
+  }
+
+  @Test
+  void aFindingThatHoldsOnlyForTheNamespaceItWasRenderedInSaysSo() throws IOException {
+    List<Seen> all = lint(chart("namespace-bound"), Release.DEFAULT);
+    Seen order = only(all, "templates/incorrect.yaml", "HL221", "default-migrate");
+    assertTrue(order.message().endsWith("(holds for namespace \"default\"; not for namespace \"tools\")"),
+        order.message());
+    assertTrue(all.stream().noneMatch(s -> s.file().equals("templates/correct.yaml")), all.toString());
+  }
+
+  @Test
+  void aFindingOnlyAnotherNamespaceHasIsReportedAndSaysSo() throws IOException {
+    List<Seen> all = lint(chart("namespace-bound"), Release.DEFAULT);
+    Seen pod = only(all, "templates/incorrect.yaml", "HL216", "release-warmup");
+    assertTrue(pod.message().endsWith("(holds for namespace \"tools\"; not for namespace \"default\", the one"
+        + " linted)"), pod.message());
+    // Linted in "tools", the same finding holds there and the ordering one does not.
+    List<Seen> tools = lint(chart("namespace-bound"), new Release("release", "tools"));
+    assertFalse(only(tools, "templates/incorrect.yaml", "HL216", "release-warmup").message().contains("holds for"));
+    assertTrue(tools.stream().noneMatch(s -> s.ruleId().equals("HL221") && !s.message().contains(
+        "holds for namespace \"hooklens-check\"")), tools.toString());
+  }
+
+  /** A parent chart whose dependency is a folder beside it, {@code file://../child}, and that child. */
+  private Path parentWithLocalDependency() throws IOException {
+    Path child = tmp.resolve("child");
+    Files.createDirectories(child.resolve("templates"));
+    Files.writeString(child.resolve("Chart.yaml"), "apiVersion: v2\nname: child\nversion: 0.1.0\n");
+    Files.writeString(child.resolve("templates/test.yaml"), """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: {{ .Release.Name }}-child-test
+          annotations:
+            "helm.sh/hook": test
+        spec:
+          containers:
+            - name: t
+              image: registry.example.com/t:1.0
+              command: ["true"]
+        """);
+    Path parent = tmp.resolve("parent");
+    Files.createDirectories(parent.resolve("templates"));
+    Files.writeString(parent.resolve("Chart.yaml"), """
+        apiVersion: v2
+        name: parent
+        version: 0.1.0
+        dependencies:
+          - name: child
+            version: 0.1.0
+            repository: file://../child
+        """);
+    Files.writeString(parent.resolve("templates/cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n");
+    return parent;
+  }
+
+  @Test
+  void aDependencyBuiltFirstRendersItsTemplatesAndTheChartIsLeftAsItIs() throws IOException {
+    Path parent = parentWithLocalDependency();
+    List<Seen> stubbed = lint(parent, Release.DEFAULT);
+    only(stubbed, "Chart.yaml", "HL006", "rendered without dependency child (not in charts/; run helm dependency"
+        + " build, or give --dependency-update)");
+    assertTrue(stubbed.stream().noneMatch(s -> s.ruleId().equals("HL216")), stubbed.toString());
+
+    List<Seen> built = new ArrayList<>();
+    for (ChartLinter.ChartFile f : CHARTS.lint(parent, List.of(), List.of(ValuesSet.DEFAULTS), SetValues.NONE,
+        Config.DEFAULT, Release.DEFAULT, true).files()) {
+      f.result().findings().forEach(x -> built.add(new Seen(f.displayName(), x.range().start().line() + 1, 0,
+          x.ruleId(), x.message(), List.of())));
+    }
+    only(built, parent.resolve("charts/child-0.1.0.tgz/child/templates/test.yaml").toString(), "HL216",
+        "release-child-test");
+    assertTrue(built.stream().noneMatch(s -> s.ruleId().equals("HL006")), built.toString());
+    assertFalse(Files.exists(parent.resolve("charts")), "the chart's own charts/ is not written");
+    assertFalse(Files.exists(parent.resolve("Chart.lock")), "nor its lock file");
+  }
+
+  @Test
+  void aDependencyHelmCannotFetchIsSaidWithThePathBesideTheChart() throws IOException {
+    Path parent = parentWithLocalDependency();
+    Files.writeString(parent.resolve("Chart.yaml"), Files.readString(parent.resolve("Chart.yaml"))
+        .replace("file://../child", "file://../gone"));
+    ChartLinter.DependenciesFailed e = org.junit.jupiter.api.Assertions.assertThrows(
+        ChartLinter.DependenciesFailed.class, () -> CHARTS.lint(parent, List.of(), List.of(ValuesSet.DEFAULTS),
+            SetValues.NONE, Config.DEFAULT, Release.DEFAULT, true));
+    assertTrue(e.getMessage().contains(tmp.resolve("gone").toString()), e.getMessage());
+    assertFalse(e.getMessage().contains("hooklens-chart-"), e.getMessage());
+  }
+
+  private static List<Seen> lint(Path chart, Release release) throws IOException {
+    List<Seen> out = new ArrayList<>();
+    for (ChartLinter.ChartFile f : CHARTS.lint(chart, List.of(), List.of(ValuesSet.DEFAULTS), SetValues.NONE,
+        Config.DEFAULT, release, false).files()) {
+      String file = chart.relativize(Path.of(f.displayName())).toString();
+      for (Finding x : f.result().findings()) {
+        out.add(new Seen(file, x.range().start().line() + 1, x.range().start().column() + 1, x.ruleId(),
+            x.message(), f.valuesSets().get(x)));
+      }
+    }
+    return out;
   }
 
   private Path copyOf(Path chart) throws IOException {

@@ -179,6 +179,34 @@ class ChartLintCommandTest {
   }
 
   @Test
+  void theReleaseNameAndNamespaceComeFromTheOptionsOverTheConfiguration() throws Exception {
+    Path shop = chart("release-bound");
+    Files.writeString(dir.resolve(".hooklens.yaml"), "helm:\n  releaseName: from-config\n");
+    CliRun configured = CliRun.of("lint", shop.toString());
+    assertTrue(configured.out().contains("Pod/from-config-smoke-test"), configured.out());
+    CliRun given = CliRun.of("lint", "--release-name", "given", "--namespace", "web", shop.toString());
+    assertTrue(given.out().contains("Pod/given-smoke-test"), given.out());
+    CliRun bad = CliRun.of("lint", "--namespace", "Web", shop.toString());
+    assertEquals(2, bad.exit(), bad.err());
+    assertEquals("hooklens: --namespace: \"Web\" is no namespace name: lower-case letters, digits and '-', starting"
+        + " and ending with a letter or digit, at most 63 characters\n", bad.err());
+  }
+
+  @Test
+  void aDependencyHelmCannotBuildIsAUsageErrorNamingIt() throws Exception {
+    Path parent = dir.resolve("parent");
+    Files.createDirectories(parent.resolve("templates"));
+    Files.writeString(parent.resolve("Chart.yaml"), "{apiVersion: v2, name: parent, version: 0.1.0, dependencies: "
+        + "[{name: child, version: 0.1.0, repository: 'file://../child'}]}\n");
+    CliRun r = CliRun.of("lint", "--dependency-update", parent.toString());
+    assertEquals(2, r.exit(), r.err());
+    assertTrue(r.err().startsWith("hooklens: cannot build the dependencies of chart " + parent
+        + " (--dependency-update): "), r.err());
+    assertTrue(r.err().contains(dir.resolve("child").toString()), r.err());
+    assertFalse(Files.exists(parent.resolve("charts")));
+  }
+
+  @Test
   void aChartHelmCannotRenderFailsTheRunWithHl005() throws Exception {
     Path broken = chart("broken");
     CliRun r = CliRun.of("lint", broken.toString());
@@ -325,7 +353,7 @@ class ChartLintCommandTest {
     assertEquals(1, r.exit(), r.err());
     assertFalse(r.out().contains("HL005"), r.out());
     assertTrue(r.out().contains(dir.resolve("app/Chart.yaml") + ":5:3: info HL006 The chart is linted as Helm rendered"
-        + " it in part: rendered without dependency postgresql (not in charts/; run helm dependency build)"), r.out());
+        + " it in part: rendered without dependency postgresql (not in charts/; run helm dependency build, or give --dependency-update)"), r.out());
     assertTrue(r.out().contains(chart.resolve("pod.yaml") + ":10:9: error HL101"), r.out());
   }
 }

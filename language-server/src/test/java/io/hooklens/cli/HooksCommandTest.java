@@ -34,9 +34,9 @@ class HooksCommandTest {
     CliRun r = CliRun.of("hooks", chart.toString());
     assertEquals(0, r.exit(), r.err());
     assertTrue(relative(r, chart).contains("unvendored/templates/migrate-job.yaml:8"), r.out());
-    assertEquals("hooklens: " + chart + "/Chart.yaml:5: rendered without dependency common (not in charts/; run helm"
-        + " dependency build)\nhooklens: " + chart + "/Chart.yaml:8: rendered without dependency postgresql (not in"
-        + " charts/; run helm dependency build)\n", r.err());
+    String hint = " (not in charts/; run helm dependency build, or give --dependency-update)\n";
+    assertEquals("hooklens: " + chart + "/Chart.yaml:5: rendered without dependency common" + hint + "hooklens: "
+        + chart + "/Chart.yaml:8: rendered without dependency postgresql" + hint, r.err());
   }
 
   @Test
@@ -253,7 +253,7 @@ class HooksCommandTest {
     assertTrue(syntax.err().contains(file + ":"), syntax.err());
     CliRun setOnFile = CliRun.of("hooks", "--set", "a=b", file.toString());
     assertEquals(2, setOnFile.exit());
-    assertTrue(setOnFile.err().contains("--values and --set apply to charts only"), setOnFile.err());
+    assertTrue(setOnFile.err().contains("--values, --set, --release-name, --namespace and --dependency-update apply to charts only"), setOnFile.err());
 
     CliRun badSet = CliRun.of("hooks", "--set", "cleanup.enabled=false,x", plan.toString());
     assertEquals(2, badSet.exit());

@@ -347,6 +347,6 @@ class RunSequenceCommandTest {
     assertTrue(hookless.err().contains("has no hooks that run on a rollout"), hookless.err());
     CliRun values = CliRun.of("run", "--yes", "--event", "install", "--set", "a=b", manifest("helm-install.yaml"));
     assertEquals(2, values.exit());
-    assertTrue(values.err().contains("--values and --set apply to charts only"), values.err());
+    assertTrue(values.err().contains("--values, --set, --release-name, --namespace and --dependency-update apply to charts only"), values.err());
   }
 }

@@ -125,9 +125,11 @@ class SettingsTest {
     assertNull(read("{\"helm\": \"prod.yaml\"}", problems).helm());
 
     Config file = new Config(Targets.DEFAULT, Map.of(), List.of(),
-        new Config.Charts(List.of("staging.yaml"), Map.of("grace", "30", "tag", "1")));
+        new Config.Charts(List.of("staging.yaml"), Map.of("grace", "30", "tag", "1"), "shop", "web"));
     Config.Charts merged = ConfigService.merge(file, s, REGISTRY).charts();
     assertEquals(List.of("ci/prod.yaml"), merged.values());
+    assertEquals("shop", merged.releaseName(), "the release the file names is rendered in the editor too");
+    assertEquals("web", merged.namespace());
     assertEquals(Map.of("grace", "60", "on", "true", "tag", "1"), merged.set());
     assertEquals(file.charts(), ConfigService.merge(file, Settings.DEFAULT, REGISTRY).charts());
   }

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Settings for a lint run, from {@code .hooklens.yaml}, flags or editor settings.
@@ -41,13 +42,39 @@ public record Config(Targets targets, Map<String, RuleSetting> rules, List<Strin
    *     is rendered without it
    * @param set values applied to every values set, each {@code KEY: VALUE} as {@code --set KEY=VALUE}, in
    *     order: a later one wins where two set the same value
+   * @param releaseName {@code .Release.Name} of every render, or null for the default
+   * @param namespace {@code .Release.Namespace} of every render, or null for the default
    */
-  public record Charts(List<String> values, Map<String, String> set) {
+  public record Charts(List<String> values, Map<String, String> set, String releaseName, String namespace) {
     public static final Charts NONE = new Charts(List.of(), Map.of());
+
+    /** Helm's rule for a release name ({@code helm install NAME}), at most 53 characters. */
+    private static final Pattern RELEASE =
+        Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    /** A namespace is a DNS label (RFC 1123), at most 63 characters. */
+    private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
     public Charts {
       values = List.copyOf(values);
       set = Collections.unmodifiableMap(new LinkedHashMap<>(set));
+    }
+
+    public Charts(List<String> values, Map<String, String> set) {
+      this(values, set, null, null);
+    }
+
+    /** Why Helm would refuse a release name, or null when it takes it. */
+    public static String releaseNameProblem(String name) {
+      return name.length() <= 53 && RELEASE.matcher(name).matches() ? null
+          : "\"" + name + "\" is no release name Helm takes: lower-case letters, digits, '-' and '.', starting and"
+              + " ending with a letter or digit, at most 53 characters";
+    }
+
+    /** Why Kubernetes would refuse a namespace name, or null when it takes it. */
+    public static String namespaceProblem(String name) {
+      return name.length() <= 63 && NAMESPACE.matcher(name).matches() ? null
+          : "\"" + name + "\" is no namespace name: lower-case letters, digits and '-', starting and ending with a"
+              + " letter or digit, at most 63 characters";
     }
   }
 

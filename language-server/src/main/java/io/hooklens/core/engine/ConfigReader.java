@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Reads {@code .hooklens.yaml}. Every mistake is an error with a position, and unknown keys are
@@ -33,6 +34,8 @@ import java.util.Set;
  * helm:
  *   values: [ci/prod.yaml]   # more values sets, relative to each chart
  *   set: {image.tag: "1.2"}  # on every values set, as --set
+ *   releaseName: shop        # .Release.Name of every render
+ *   namespace: web           # .Release.Namespace of every render
  * baseline: .hooklens-baseline.json   # findings recorded there are not reported
  * </pre>
  */
@@ -110,7 +113,7 @@ public final class ConfigReader {
     if (h instanceof YMap hm) {
       charts = charts(hm, errors);
     } else if (h != null) {
-      errors.add(at(h) + "helm must be a mapping with values and set");
+      errors.add(at(h) + "helm must be a mapping with values, set, releaseName and namespace");
     }
     YNode b = top.get("baseline");
     String baseline = null;
@@ -125,8 +128,12 @@ public final class ConfigReader {
   private static Config.Charts charts(YMap hm, List<String> errors) {
     List<String> values = new ArrayList<>();
     Map<String, String> set = new LinkedHashMap<>();
+    String releaseName = null;
+    String namespace = null;
     for (YMap.Entry e : hm.entries()) {
       switch (e.key().value()) {
+        case "releaseName" -> releaseName = name(e, Config.Charts::releaseNameProblem, errors);
+        case "namespace" -> namespace = name(e, Config.Charts::namespaceProblem, errors);
         case "values" -> {
           if (!(e.value() instanceof YSeq vs)) {
             errors.add(at(e.value()) + "helm.values must be a list of values files");
@@ -158,10 +165,25 @@ public final class ConfigReader {
             }
           }
         }
-        default -> errors.add(at(e.key()) + "unknown helm setting \"" + e.key().value() + "\"; known: set, values");
+        default -> errors.add(at(e.key()) + "unknown helm setting \"" + e.key().value()
+            + "\"; known: namespace, releaseName, set, values");
       }
     }
-    return new Config.Charts(values, set);
+    return new Config.Charts(values, set, releaseName, namespace);
+  }
+
+  /** A release or namespace name of {@code helm:}, or null with an error when it is none. */
+  private static String name(YMap.Entry e, UnaryOperator<String> problem, List<String> errors) {
+    if (!(e.value() instanceof YScalar s) || s.type() == YScalar.Type.NULL) {
+      errors.add(at(e.value()) + "helm." + e.key().value() + " must be a name");
+      return null;
+    }
+    String why = problem.apply(s.value());
+    if (why != null) {
+      errors.add(at(e.value()) + "helm." + e.key().value() + ": " + why);
+      return null;
+    }
+    return s.value();
   }
 
   private static Targets targets(YMap tm, List<String> errors) {

@@ -79,7 +79,7 @@ final class TypedFields {
         check(out, spec, "activeDeadlineSeconds", r, Expected.INTEGER, RUN_TIME);
         check(out, spec, "backoffLimit", r, Expected.INTEGER, "");
       }
-      if (spec != null && WORKLOADS.contains(r.kind())) {
+      if (spec != null && r.kind() != null && WORKLOADS.contains(r.kind())) {
         check(out, spec, "replicas", r, Expected.INTEGER, "");
         check(out, spec, "minReadySeconds", r, Expected.INTEGER,
             DcHook.isDeploymentConfig(r) ? "it was not checked against the rollout timeout" : "");

@@ -31,7 +31,7 @@ public final class DcHookMissingFailurePolicy implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (DcHook h : DcHook.validatedIn(doc)) {
-      if (h.hook() == null) {
+      if (h.hook() == null || h.misspells("failurePolicy")) {
         continue;
       }
       YMap.Entry policy = h.hook().entry("failurePolicy");

@@ -23,7 +23,7 @@ public final class DcHookNoAction implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (DcHook h : DcHook.validatedIn(doc)) {
-      if (h.hook() == null) {
+      if (h.hook() == null || h.misspells("execNewPod") || h.misspells("tagImages")) {
         continue;
       }
       YNode exec = h.hook().get("execNewPod");

@@ -58,6 +58,18 @@ class ConfigReaderTest {
   }
 
   @Test
+  void theReleaseNameAndNamespaceAreReadAndHeldToHelmsRules() {
+    Config.Charts charts = read("helm:\n  releaseName: shop\n  namespace: web\n").config().charts();
+    assertEquals("shop", charts.releaseName());
+    assertEquals("web", charts.namespace());
+    ConfigReader.Result bad = read("helm:\n  releaseName: Shop_1\n  namespace: [web]\n");
+    assertEquals(List.of("2:16: helm.releaseName: \"Shop_1\" is no release name Helm takes: lower-case letters,"
+        + " digits, '-' and '.', starting and ending with a letter or digit, at most 53 characters",
+        "3:14: helm.namespace must be a name"), bad.errors());
+    assertEquals(null, bad.config().charts().releaseName());
+  }
+
+  @Test
   void badHelmSettingsAreErrorsWithPositions() {
     ConfigReader.Result r = read("""
         helm:
@@ -68,7 +80,7 @@ class ConfigReaderTest {
     assertEquals(List.of(
         "2:11: helm.values must be a list of values files",
         "3:8: helm.set must be a mapping of value path to value, such as {image.tag: \"1.2\"}",
-        "4:3: unknown helm setting \"valuesFiles\"; known: set, values"), r.errors());
+        "4:3: unknown helm setting \"valuesFiles\"; known: namespace, releaseName, set, values"), r.errors());
     ConfigReader.Result set = read("""
         helm:
           set: {"a[x]": 1, b: "{x", c: "d,e=f"}
@@ -77,7 +89,8 @@ class ConfigReaderTest {
         "2:9: helm.set a[x]: error parsing index: \"x\" is not a number, as on helm's --set",
         "2:20: helm.set b: list must terminate with '}', as on helm's --set"), set.errors());
     assertEquals(java.util.Map.of("c", "d,e=f"), set.config().charts().set(), "read as --set c=d,e=f");
-    assertEquals(List.of("1:7: helm must be a mapping with values and set"), read("helm: yes\n").errors());
+    assertEquals(List.of("1:7: helm must be a mapping with values, set, releaseName and namespace"),
+        read("helm: yes\n").errors());
   }
 
   @Test

@@ -170,6 +170,17 @@ final class PodRuns {
     return events(pod).stream().map(Event::getReason).toList();
   }
 
+  /** The pod's event reasons once one has this reason, or when the time is up. */
+  List<String> reasonsOnceThere(String pod, String reason, long millis) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + millis;
+    List<String> reasons = reasons(pod);
+    while (!reasons.contains(reason) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(100);
+      reasons = reasons(pod);
+    }
+    return reasons;
+  }
+
   private String key(String pod) {
     return run.cluster.namespace() + "/" + pod;
   }
@@ -192,8 +203,12 @@ final class PodRuns {
    * The node stopped waiting for preStop ({@code end}) and sent SIGTERM at {@code term}, SIGKILL at {@code kill};
    * a FailedPreStopHook event says whether the hook failed.
    */
-  void assertSignals(History history, Mark end, double term, double kill, boolean hookFailed) {
-    assertEquals(hookFailed, reasons(history.name).contains("FailedPreStopHook"), reasons(history.name).toString());
+  void assertSignals(History history, Mark end, double term, double kill, boolean hookFailed)
+      throws InterruptedException {
+    // Events reach the API server after the pod is gone, so a failure's event is waited for.
+    List<String> reasons = hookFailed ? reasonsOnceThere(history.name, "FailedPreStopHook", 20_000)
+        : reasons(history.name);
+    assertEquals(hookFailed, reasons.contains("FailedPreStopHook"), reasons.toString());
     Entry started = mark(history.name, Mark.PRE_STOP_STARTED);
     assertAfter(started, mark(history.name, end), term);
     assertAfter(started, mark(history.name, Mark.STOP_SIGNAL), term);

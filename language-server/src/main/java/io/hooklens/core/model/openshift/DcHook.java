@@ -2,6 +2,7 @@ package io.hooklens.core.model.openshift;
 
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.Spelling;
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YNode;
 import io.hooklens.core.yaml.YScalar;
@@ -98,6 +99,26 @@ public record DcHook(Resource owner, Form form, String params, DcPhase phase, YS
   /** {@code tagImages} of the hook, or null. */
   public YSeq tagImages() {
     return hook == null ? null : hook.seq("tagImages");
+  }
+
+  /** The fields of openshift/api's {@code LifecycleHook}. */
+  private static final List<String> FIELDS = List.of("failurePolicy", "execNewPod", "tagImages");
+
+  /**
+   * Whether the hook lacks {@code field} but has a key that misspells it ({@code failurPolicy}): HL323 reports
+   * that key with its correction, and a rule about the missing field says nothing more.
+   */
+  public boolean misspells(String field) {
+    if (hook == null || hook.entry(field) != null) {
+      return false;
+    }
+    for (YMap.Entry e : hook.entries()) {
+      String name = e.key().value();
+      if (!e.key().isTemplated() && !FIELDS.contains(name) && Spelling.nearestField(name, FIELDS).contains(field)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** {@code failurePolicy} as written, or null. */

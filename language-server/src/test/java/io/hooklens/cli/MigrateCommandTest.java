@@ -1,0 +1,122 @@
+package io.hooklens.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hooklens.TestPaths;
+import io.hooklens.app.DcMigration;
+import io.hooklens.core.engine.Config;
+import io.hooklens.core.engine.Finding;
+import io.hooklens.core.engine.Linter;
+import io.hooklens.rules.BuiltInRules;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.io.TempDir;
+
+class MigrateCommandTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void theExampleTemplateBecomesADeploymentWithHookJobsThatLintClean() throws Exception {
+    Path out = dir.resolve("migrated.yaml");
+    CliRun r = CliRun.of("migrate", "dc", TestPaths.repoRoot().resolve("examples/deploymentconfig.yaml").toString(),
+        "-o", out.toString());
+    assertEquals(0, r.exit(), r.err());
+    String text = Files.readString(out);
+    assertFalse(text.contains("kind: DeploymentConfig"), text);
+    assertHas(text, "kind: Deployment", "helm.sh/hook: pre-install,pre-upgrade",
+        "helm.sh/hook: post-install,post-upgrade", "# shop: the mid hook has no equivalent", "backoffLimit: 6");
+    CliRun lint = CliRun.of("lint", out.toString());
+    assertEquals(0, lint.exit(), lint.out() + lint.err());
+  }
+
+  @Test
+  void aLegacyJsonListMigratesInPlace() throws Exception {
+    Path file = dir.resolve("list.json");
+    Files.writeString(file, """
+        {"apiVersion": "v1", "kind": "List", "items": [
+          {"apiVersion": "v1", "kind": "DeploymentConfig", "metadata": {"name": "api"},
+           "spec": {"replicas": 1, "selector": {"app": "api"},
+             "strategy": {"type": "Recreate", "recreateParams": {"pre": {"failurePolicy": "Ignore",
+               "execNewPod": {"containerName": "api", "command": ["./warm.sh"]}}}},
+             "triggers": [{"type": "ConfigChange"}, {"type": "ImageChange"}],
+             "template": {"metadata": {"labels": {"app": "api"}},
+               "spec": {"containers": [{"name": "api", "image": "registry.example/api:1.2"}]}}}}]}
+        """);
+    CliRun r = CliRun.of("migrate", "dc", "--in-place", file.toString());
+    assertEquals(0, r.exit(), r.err());
+    String text = Files.readString(file);
+    assertHas(text, "matchLabels:", "type: Recreate", "image: registry.example/api:1.2",
+        "failurePolicy Ignore has no Helm equivalent", "the ImageChange trigger is gone");
+  }
+
+  @Test
+  void inputThatIsNotYamlIsAUsageErrorWithItsLine() throws Exception {
+    Path file = dir.resolve("bad.yaml");
+    Files.writeString(file, "kind: DeploymentConfig\nspec: [unclosed\n");
+    CliRun r = CliRun.of("migrate", "dc", file.toString());
+    assertEquals(2, r.exit());
+    assertTrue(r.err().contains("line "), r.err());
+  }
+
+  /** Every file of examples/ and of the rules' correct fixtures that holds a DeploymentConfig. */
+  static Stream<Path> deploymentConfigs() throws IOException {
+    Path root = TestPaths.repoRoot();
+    try (Stream<Path> fixtures = Files.walk(root.resolve("language-server/src/test/resources/rules"));
+        Stream<Path> examples = Files.list(root.resolve("examples"))) {
+      List<Path> files = Stream.concat(examples, fixtures.filter(f -> f.getFileName().toString().startsWith("good")))
+          .filter(Files::isRegularFile).filter(f -> f.toString().matches(".*\\.(yaml|yml|json)"))
+          .filter(f -> read(f).contains("DeploymentConfig")).sorted().toList();
+      return files.stream();
+    }
+  }
+
+  /**
+   * What the migration writes lints clean: every finding on its output was already there on a document of the
+   * input that is no DeploymentConfig (such documents pass through as they are), but HL223: a hook that fit its
+   * rollout's deadline may run longer than Helm waits by default, which docs/migrate.md tells users to give
+   * helm --timeout for.
+   */
+  @ParameterizedTest
+  @MethodSource("deploymentConfigs")
+  void whatTheMigrationWritesAddsNoFinding(Path file) throws Exception {
+    Linter linter = new Linter(BuiltInRules.registry());
+    String input = read(file);
+    DcMigration.Result result = DcMigration.migrate(input);
+    Set<String> before = linter.lint(file.getFileName().toString(), input, Config.DEFAULT).findings().stream()
+        .filter(f -> f.resource() == null || !"DeploymentConfig".equals(f.resource().kind()))
+        .map(MigrateCommandTest::key).collect(Collectors.toSet());
+    List<String> added = linter.lint("migrated.yaml", result.text(), Config.DEFAULT).findings().stream()
+        .filter(f -> !f.ruleId().equals("HL223")).map(MigrateCommandTest::key).filter(k -> !before.contains(k))
+        .toList();
+    assertEquals(List.of(), added, file + " migrated to:\n" + result.text());
+  }
+
+  private static String key(Finding f) {
+    return f.ruleId() + " " + (f.resource() == null ? "" : f.resource().kind() + "/" + f.resource().name());
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static void assertHas(String text, String... parts) {
+    for (String part : parts) {
+      assertTrue(text.contains(part), () -> part + " missing from:\n" + text);
+    }
+  }
+}
