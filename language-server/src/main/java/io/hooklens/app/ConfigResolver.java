@@ -17,7 +17,8 @@ import java.util.Optional;
 
 /**
  * Finds the {@code .hooklens.yaml} that governs a file: the nearest one in the file's directory or
- * above, or the one named with {@code --config}. Each configuration file is read once.
+ * above, or the one named with {@code --config}. Each configuration file is read once; files linted side by side
+ * ask from several threads.
  */
 public final class ConfigResolver {
   public static final String FILE_NAME = ".hooklens.yaml";
@@ -56,7 +57,7 @@ public final class ConfigResolver {
   }
 
   /** The configuration for a file (or, for standard input, for the working directory). */
-  public Resolved forFile(Path file) throws ConfigException {
+  public synchronized Resolved forFile(Path file) throws ConfigException {
     if (explicit != null) {
       return load(explicit);
     }

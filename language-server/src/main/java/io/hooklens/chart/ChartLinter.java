@@ -152,6 +152,14 @@ public final class ChartLinter {
   }
 
   /**
+   * Lets up to {@code workers} renders run at once, each in a render worker of its own (a worker serves one render at
+   * a time), for callers that lint charts side by side; never lowers what was allowed before.
+   */
+  public static void allowParallelRenders(int workers) {
+    ChartRenderer.allowWorkers(workers);
+  }
+
+  /**
    * Loads, in this JVM, what the render worker loads, by rendering a chart with Helm here: for the launcher's
    * class-data-sharing archive, which the worker maps too. Unbounded, so only for charts of our own.
    */

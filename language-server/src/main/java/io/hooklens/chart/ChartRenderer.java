@@ -2,7 +2,10 @@ package io.hooklens.chart;
 
 import io.hooklens.core.engine.Version;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -12,13 +15,14 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Renders a chart copy with real Helm. Helm runs in a render worker, a child process shared by every render of
- * this process and started again after it is stopped: Helm's memory is native, out of reach of the JVM's
+ * Renders a chart copy with real Helm. Helm runs in render workers, child processes shared by every render of
+ * this process and started again after they are stopped: Helm's memory is native, out of reach of the JVM's
  * limits, and a chart can make it loop or grow without end, so each render is bounded by the
- * {@link RenderLimits} and stopped past them. A worker without a render for {@link RenderLimits#idleSeconds}
- * is stopped too, and the next render starts another. Where helm-java's native library is not bundled, or when one
- * is named, the user's own helm binary renders instead ({@link HelmBinary}), within the same limits of time and
- * output.
+ * {@link RenderLimits} and stopped past them. A worker serves one render at a time, and renders run side by
+ * side in as many workers as {@link #allowWorkers} allows (one unless raised); a worker without a render for
+ * {@link RenderLimits#idleSeconds} is stopped, and a later render starts another. Where helm-java's native library
+ * is not bundled, or when one is named, the user's own helm binary renders instead ({@link HelmBinary}), within the
+ * same limits of time and output.
  */
 final class ChartRenderer {
   /** What Helm made of one values set. */
@@ -34,8 +38,12 @@ final class ChartRenderer {
   record Failed(String message) implements Rendering {}
 
   private static final Object LOCK = new Object();
-  private static WorkerProcess worker;
-  /** When the worker last started or rendered, by {@link System#nanoTime()}. */
+  /** Workers started that wait for a render, the last used first. */
+  private static final Deque<WorkerProcess> IDLE = new ArrayDeque<>();
+  /** Workers rendering now. */
+  private static int busy;
+  private static int allowed = 1;
+  /** When a worker last started or rendered, by {@link System#nanoTime()}. */
   private static long lastUse;
   private static ScheduledExecutorService idleTimer;
   private static ScheduledFuture<?> idleStop;
@@ -96,8 +104,26 @@ final class ChartRenderer {
       return;
     }
     synchronized (LOCK) {
-      worker();
+      for (WorkerProcess w : List.copyOf(IDLE)) {
+        if (!w.alive()) {
+          w.close();
+          IDLE.remove(w);
+        }
+      }
+      if (IDLE.isEmpty() && busy == 0) {
+        IDLE.push(WorkerProcess.start());
+      }
       used();
+    }
+  }
+
+  /**
+   * Lets renders of this process run in up to {@code workers} workers at once, for callers that render side by
+   * side; never lowers what was allowed before.
+   */
+  static void allowWorkers(int workers) {
+    synchronized (LOCK) {
+      allowed = Math.max(allowed, workers);
     }
   }
 
@@ -137,24 +163,56 @@ final class ChartRenderer {
     if (binary.isPresent()) {
       return HelmBinary.render(binary.get(), request, limits);
     }
+    WorkerProcess worker = take();
+    try {
+      return worker.render(request, limits);
+    } finally {
+      give(worker);
+    }
+  }
+
+  /**
+   * A worker for one render: an idle one that runs, else a new one while fewer than allowed run, else the first
+   * to come back.
+   */
+  private static WorkerProcess take() throws IOException {
     synchronized (LOCK) {
-      try {
-        return worker().render(request, limits);
-      } finally {
-        used();
+      while (true) {
+        WorkerProcess idle = IDLE.poll();
+        if (idle != null && idle.alive()) {
+          busy++;
+          return idle;
+        }
+        if (idle != null) {
+          idle.close();
+        } else if (busy < allowed) {
+          WorkerProcess started = WorkerProcess.start();
+          busy++;
+          return started;
+        } else {
+          try {
+            LOCK.wait();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for Helm's render worker");
+          }
+        }
       }
     }
   }
 
-  /** The worker that runs, started when there is none or the last one was stopped. */
-  private static WorkerProcess worker() throws IOException {
-    if (worker == null || !worker.alive()) {
-      if (worker != null) {
+  /** Takes a worker back after its render; one the render stopped is closed, and a waiting render goes on. */
+  private static void give(WorkerProcess worker) {
+    synchronized (LOCK) {
+      busy--;
+      if (worker.alive()) {
+        IDLE.push(worker);
+      } else {
         worker.close();
       }
-      worker = WorkerProcess.start();
+      used();
+      LOCK.notifyAll();
     }
-    return worker;
   }
 
   /** Restarts the idle clock; called with {@link #LOCK} held. */
@@ -174,12 +232,15 @@ final class ChartRenderer {
     idleStop = idleTimer.schedule(() -> stopIfIdle(seconds), seconds, TimeUnit.SECONDS);
   }
 
-  /** Stops the worker unless a render came since the idle clock was set: a stop about to run may wait for one. */
+  /**
+   * Stops the idle workers unless a render started or ended since the idle clock was set; a busy worker restarts
+   * the clock when it is given back.
+   */
   private static void stopIfIdle(long seconds) {
     synchronized (LOCK) {
-      if (worker != null && System.nanoTime() - lastUse >= TimeUnit.SECONDS.toNanos(seconds)) {
-        worker.close();
-        worker = null;
+      if (System.nanoTime() - lastUse >= TimeUnit.SECONDS.toNanos(seconds)) {
+        IDLE.forEach(WorkerProcess::close);
+        IDLE.clear();
       }
     }
   }

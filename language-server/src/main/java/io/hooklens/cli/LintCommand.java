@@ -131,6 +131,11 @@ public final class LintCommand implements Callable<Integer> {
       description = "Record every finding in FILE (atomically), as a baseline for later runs, and report none.")
   Path writeBaseline;
 
+  @Option(names = {"-j", "--jobs"}, paramLabel = "N",
+      description = "Lint up to N files and charts of a directory at once (default: the number of processors); the"
+          + " report is the same, in the same order, whatever N.")
+  int jobs = Runtime.getRuntime().availableProcessors();
+
   @Option(names = "--baseline-report",
       description = "List, on standard error, the baseline's entries that no finding matched in the files linted,"
           + " so that the baseline can be written again smaller.")
@@ -142,6 +147,10 @@ public final class LintCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
     if (!values.valid(err) || !ChartValues.existing("--values-set", valuesSets, err)) {
+      return ExitCodes.USAGE;
+    }
+    if (jobs < 1) {
+      err.println("hooklens: --jobs must be at least 1, not " + jobs);
       return ExitCodes.USAGE;
     }
     Optional<String> clusterUsage = clusterUsage();
@@ -167,15 +176,20 @@ public final class LintCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     Lint lint = new Lint(linter, configs, new Lint.Options(targets::apply,
-        values.values(valuesSets), fix), baselines);
+        values.values(valuesSets), fix, jobs), baselines);
     try {
+      // The paths between two - are linted side by side.
+      List<Path> named = new ArrayList<>();
       for (String arg : paths) {
         if (arg.equals("-")) {
+          lint.paths(named);
+          named.clear();
           standardInput(lint, sink);
         } else {
-          lint.path(Path.of(arg));
+          named.add(Path.of(arg));
         }
       }
+      lint.paths(named);
       if (context != null) {
         audit(lint, baselines, sink);
       }

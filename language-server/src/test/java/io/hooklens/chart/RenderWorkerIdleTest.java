@@ -24,7 +24,7 @@ class RenderWorkerIdleTest {
    * The render workers this JVM started that still run, by their command line: the JDK gives no arguments of a
    * command line as long as the worker's class path.
    */
-  private static Set<Long> workers() {
+  static Set<Long> workers() {
     return ProcessHandle.current().children().filter(p -> commandLine(p).contains(RenderWorker.class.getName()))
         .map(ProcessHandle::pid).collect(Collectors.toSet());
   }

@@ -9,10 +9,13 @@ import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The CLI's heap: a file needs a few times its size, and a directory no more than its largest file, however many
@@ -71,14 +74,7 @@ class LintMemoryTest {
   @Test
   void aLargeFileIsLintedInSixTimesItsSizeOfHeap() throws IOException, InterruptedException {
     Path file = dir.resolve("big.yaml");
-    int docs = 0;
-    try (Writer w = Files.newBufferedWriter(file)) {
-      for (long size = 0; size < 16L * MIB; docs++) {
-        String doc = (docs == 0 ? "" : "---\n") + deployment(docs);
-        w.write(doc);
-        size += doc.length();
-      }
-    }
+    int docs = large(file);
     // The lint before collections packed their scalars ran out of memory here.
     int heap = 6 * 16 + 32;
     ChildJvm r = lint(heap + "m", file);
@@ -87,14 +83,43 @@ class LintMemoryTest {
     assertEquals(docs * findingsPerDeployment(), r.out().lines().count(), "one line per finding");
   }
 
+  /** On four jobs, large files wait for their turn rather than being linted together: the heap of one suffices. */
   @Test
-  void aDirectoryIsLintedInTheSameHeapWhateverItsNumberOfFiles() throws IOException, InterruptedException {
+  void largeFilesOnFourJobsAreLintedInTheHeapOfOne() throws IOException, InterruptedException {
+    Path tree = Files.createDirectory(dir.resolve("large"));
+    int docs = 0;
+    for (int i = 0; i < 3; i++) {
+      docs += large(tree.resolve("big-" + i + ".yaml"));
+    }
+    int heap = 6 * 16 + 32;
+    ChildJvm r = lint(heap + "m", tree, "--jobs", "4");
+    assertEquals(1, r.exit(), r.err());
+    assertEquals("", r.err());
+    assertEquals(docs * findingsPerDeployment(), r.out().lines().count(), "one line per finding");
+  }
+
+  /** Writes Deployments to a file until it holds 16 MiB, and returns how many. */
+  private static int large(Path file) throws IOException {
+    int docs = 0;
+    try (Writer w = Files.newBufferedWriter(file)) {
+      for (long size = 0; size < 16L * MIB; docs++) {
+        String doc = (docs == 0 ? "" : "---\n") + deployment(docs);
+        w.write(doc);
+        size += doc.length();
+      }
+    }
+    return docs;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1", "4"})
+  void aDirectoryIsLintedInTheSameHeapWhateverItsNumberOfFiles(String jobs) throws IOException, InterruptedException {
     int files = 3_000;
     Path tree = Files.createDirectory(dir.resolve("manifests"));
     for (int i = 0; i < files; i++) {
       Files.writeString(tree.resolve("web-" + i + ".yaml"), deployment(i));
     }
-    ChildJvm r = lint("48m", tree);
+    ChildJvm r = lint("48m", tree, "--jobs", jobs);
     assertEquals(1, r.exit(), r.err());
     assertEquals("", r.err());
     assertEquals(files * findingsPerDeployment(), r.out().lines().count(), "one line per finding");
@@ -104,9 +129,12 @@ class LintMemoryTest {
    * Lints in a JVM of its own, with the launcher's collector settings and a heap limit, in the GitHub format: one
    * line per finding and nothing else.
    */
-  private ChildJvm lint(String heap, Path path) throws IOException, InterruptedException {
+  private ChildJvm lint(String heap, Path path, String... options) throws IOException, InterruptedException {
     List<String> jvm = List.of("-XX:+UseSerialGC", "-Xmn32m", "-XX:TieredStopAtLevel=1", "-Xmx" + heap);
-    return ChildJvm.run(dir, jvm, Duration.ofMinutes(10), Main.class, "lint", "-f", "github", path.toString());
+    List<String> args = new ArrayList<>(List.of("lint", "-f", "github"));
+    args.addAll(List.of(options));
+    args.add(path.toString());
+    return ChildJvm.run(dir, jvm, Duration.ofMinutes(10), Main.class, args.toArray(String[]::new));
   }
 
   private int findingsPerDeployment() throws IOException {
