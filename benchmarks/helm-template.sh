@@ -59,7 +59,8 @@ for c in "$dir"/*/; do
     g=$(ms helm_sets "$c")
     h=$(ms ./hooklens lint --jobs 1 "$c")
   fi
-  sets=$(( 1 + $(find "$c/ci" -maxdepth 1 -name '*-values.yaml' -type f 2>/dev/null | wc -l) ))
+  sets=1
+  for f in "$c"/ci/*-values.yaml; do [ -f "$f" ] && sets=$((sets + 1)); done
   total_h=$((total_h + h)) total_helm=$((total_helm + g))
   ratio=$(awk -v a="$h" -v b="$g" 'BEGIN { printf "%.2f", a / b }')
   ratios+=("$ratio")
