@@ -6,10 +6,13 @@ import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.PodSpec;
 import io.hooklens.core.model.Spelling;
 import io.hooklens.core.model.helm.HelmHook;
 import io.hooklens.core.yaml.SchemaCheck;
+import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.YMap;
+import io.hooklens.core.yaml.YNode;
 import java.util.List;
 
 @RuleInfo(
@@ -47,10 +50,7 @@ public final class HelmHookUnknownField implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (HelmHook h : HelmHook.in(doc)) {
-      String api = h.resource().apiVersion();
-      boolean job = h.kind().equals("Job") && "batch/v1".equals(api);
-      boolean pod = h.kind().equals("Pod") && "v1".equals(api);
-      if (!job && !pod) {
+      if (!checked(h)) {
         continue;
       }
       for (SchemaCheck.Violation v : Schema.HOOK_POD.validate(h.resource().root())) {
@@ -59,6 +59,35 @@ public final class HelmHookUnknownField implements Rule {
         }
       }
     }
+  }
+
+  private static boolean checked(HelmHook h) {
+    String api = h.resource().apiVersion();
+    return (h.kind().equals("Job") && "batch/v1".equals(api)) || (h.kind().equals("Pod") && "v1".equals(api));
+  }
+
+  /**
+   * Whether this rule reports, where the hook's pod spec lacks {@code field}, a key of the pod spec that misspells
+   * it or {@code field} itself one level too high: a rule about the missing field then says nothing more.
+   */
+  static boolean misplaces(HelmHook h, PodSpec pod, String field) {
+    if (!checked(h) || pod.node().entry(field) != null) {
+      return false;
+    }
+    YNode above = pod.node().parent();
+    for (SchemaCheck.Violation v : Schema.HOOK_POD.validate(h.resource().root())) {
+      if (!v.keyword().equals("additionalProperties") || ((YMap) v.node()).entry(v.property()).key().isTemplated()) {
+        continue;
+      }
+      Range at = v.node().range();
+      if (at.equals(pod.node().range()) && Spelling.misspells(pod.node(), field, SchemaCheck.properties(v.schema()))) {
+        return true;
+      }
+      if (above != null && at.equals(above.range()) && v.property().equals(field)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void report(RuleContext ctx, HelmHook h, SchemaCheck.Violation v) {
