@@ -1,5 +1,5 @@
 // Maps the editor's hooklens.* settings to the server's settings section (io.hooklens.lsp.Settings):
-// {targets: {kubernetes, helm, deployer}, rules, debounceMs, helm: {values, set}}. Settings left empty are left out, so the
+// {targets: {kubernetes, helm, deployer}, rules, debounceMs, helm: {values, set, releaseName, namespace}}. Settings left empty are left out, so the
 // nearest .hooklens.yaml decides them, as it does for `hooklens lint`. Client-only settings (java.home,
 // trace) never reach the server, which would report them as unknown.
 
@@ -7,7 +7,7 @@ export interface ServerSettings {
   targets?: { kubernetes?: string; helm?: string; deployer?: string };
   rules?: Record<string, string>;
   debounceMs?: number;
-  helm?: { values?: string[]; set?: Record<string, string> };
+  helm?: { values?: string[]; set?: Record<string, string>; releaseName?: string; namespace?: string };
 }
 
 /** What a vscode.WorkspaceConfiguration offers; a plain object in tests. */
@@ -70,6 +70,13 @@ export function serverSettings(config: SettingsSource): ServerSettings {
     }
     if (Object.keys(copy).length) {
       charts.set = copy;
+    }
+  }
+  // The server checks the names as Helm does and says why it ignores one.
+  for (const key of ['releaseName', 'namespace'] as const) {
+    const name = text(config.get(`helm.${key}`));
+    if (name) {
+      charts[key] = name;
     }
   }
   if (Object.keys(charts).length) {

@@ -37,4 +37,12 @@ describe('settings mapping', () => {
     assert.deepEqual(serverSettings(config({ 'helm.values': [], 'helm.set': {} })), {});
     assert.deepEqual(serverSettings(config({ 'helm.values': 'prod.yaml', 'helm.set': ['a'] })), {});
   });
+
+  it('maps the release name and namespace, passing a bad one on for the server to report', () => {
+    assert.deepEqual(serverSettings(config({ 'helm.releaseName': ' shop ', 'helm.namespace': 'web' })),
+      { helm: { releaseName: 'shop', namespace: 'web' } });
+    assert.deepEqual(serverSettings(config({ 'helm.releaseName': 'Shop_1', 'helm.namespace': null })),
+      { helm: { releaseName: 'Shop_1' } });
+    assert.deepEqual(serverSettings(config({ 'helm.releaseName': '', 'helm.namespace': ' ' })), {});
+  });
 });

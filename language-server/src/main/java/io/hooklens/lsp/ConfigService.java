@@ -144,8 +144,8 @@ final class ConfigService {
   }
 
   /**
-   * The editor's values files replace the file's when it names any; its set values win key by key; the release
-   * name and namespace are the file's, which the editor's settings do not have.
+   * The editor's values files replace the file's when it names any; its set values win key by key, and its
+   * release name and namespace over the file's, as {@code --release-name} and {@code --namespace} do.
    */
   private static Config.Charts charts(Config.Charts file, Config.Charts editor) {
     if (editor == null) {
@@ -153,7 +153,8 @@ final class ConfigService {
     }
     Map<String, String> set = new LinkedHashMap<>(file.set());
     set.putAll(editor.set());
-    return new Config.Charts(editor.values().isEmpty() ? file.values() : editor.values(), set, file.releaseName(),
-        file.namespace());
+    return new Config.Charts(editor.values().isEmpty() ? file.values() : editor.values(), set,
+        editor.releaseName() != null ? editor.releaseName() : file.releaseName(),
+        editor.namespace() != null ? editor.namespace() : file.namespace());
   }
 }

@@ -7,6 +7,7 @@ import com.google.gson.JsonObject;
 import io.hooklens.core.engine.Linter;
 import io.hooklens.core.engine.RuleRegistry;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -205,7 +206,12 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
   }
 
   private void applySettings(JsonObject section) {
-    configs.settings(Settings.read(section, registry, problem -> log.warn("settings: " + problem)));
+    List<String> problems = new ArrayList<>();
+    configs.settings(Settings.read(section, registry, problems::add));
+    if (!problems.isEmpty()) {
+      // Shown, not only logged: a release name the editor ignores renders every chart under another one.
+      log.showWarning("Hooklens settings: " + String.join("\n", problems));
+    }
     diagnostics.all();
     charts.all();
   }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The editor settings under the {@code hooklens} section, from {@code initializationOptions} or
@@ -24,7 +25,8 @@ import java.util.function.Consumer;
  * <pre>
  * {"hooklens": {"targets": {"kubernetes": "1.29", "helm": "4", "deployer": "argocd"},
  *               "rules": {"HL401": "error", "HL402": "off"}, "debounceMs": 150,
- *               "helm": {"values": ["ci/prod.yaml"], "set": {"image.tag": "1.2"}}}}
+ *               "helm": {"values": ["ci/prod.yaml"], "set": {"image.tag": "1.2"}, "releaseName": "shop",
+ *                        "namespace": "web"}}}
  * </pre>
  *
  * <p>Reading never fails: a value of the wrong type or out of range keeps its default and is reported
@@ -105,7 +107,8 @@ public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> r
 
   /**
    * The {@code helm} object. Values files are a list of paths, relative to each chart; set values are strings,
-   * numbers or booleans, as on {@code --set}. What cannot be used is reported and left out.
+   * numbers or booleans, as on {@code --set}; the release name and namespace are names Helm and Kubernetes take.
+   * What cannot be used is reported and left out.
    */
   private static Config.Charts helm(JsonElement json, Consumer<String> problems) {
     if (json == null || json.isJsonNull()) {
@@ -117,6 +120,8 @@ public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> r
     }
     List<String> values = new ArrayList<>();
     Map<String, String> set = new LinkedHashMap<>();
+    String releaseName = null;
+    String namespace = null;
     for (Map.Entry<String, JsonElement> e : json.getAsJsonObject().entrySet()) {
       JsonElement v = e.getValue();
       switch (e.getKey()) {
@@ -151,10 +156,31 @@ public record Settings(TargetSettings targets, Map<String, Config.RuleSetting> r
             problems.accept(SECTION + ".helm.set must be an object of value path to value; ignored");
           }
         }
-        default -> problems.accept("unknown setting " + SECTION + ".helm." + e.getKey() + " ignored; known: set, values");
+        case "releaseName" -> releaseName = name("releaseName", v, Config.Charts::releaseNameProblem, problems);
+        case "namespace" -> namespace = name("namespace", v, Config.Charts::namespaceProblem, problems);
+        default -> problems.accept("unknown setting " + SECTION + ".helm." + e.getKey() + " ignored; known: namespace,"
+            + " releaseName, set, values");
       }
     }
-    return new Config.Charts(values, set);
+    return new Config.Charts(values, set, releaseName, namespace);
+  }
+
+  /**
+   * A release name or namespace as Helm would take it on the command line, or null (with a problem) for one it
+   * would refuse; an empty one is not set.
+   */
+  private static String name(String key, JsonElement v, UnaryOperator<String> check, Consumer<String> problems) {
+    String value = v instanceof JsonPrimitive p && p.isString() ? p.getAsString().strip() : null;
+    if (v.isJsonNull() || "".equals(value)) {
+      return null;
+    }
+    String problem = value == null ? v + " is not a string" : check.apply(value);
+    if (problem != null) {
+      problems.accept(SECTION + ".helm." + key + ": " + problem + "; ignored, so charts are rendered with the "
+          + key + " of .hooklens.yaml, else the default");
+      return null;
+    }
+    return value;
   }
 
   private static TargetSettings targets(JsonElement json, Consumer<String> problems) {

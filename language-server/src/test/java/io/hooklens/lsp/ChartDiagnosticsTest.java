@@ -124,6 +124,41 @@ class ChartDiagnosticsTest {
     }
   }
 
+  /** Whether HL221, whose hook names come from the release name or namespace, names {@code hook}. */
+  private static boolean orders(PublishDiagnosticsParams p, String hook) {
+    return rule(p, "HL221").filter(d -> d.getMessage().getLeft().contains(hook + " runs")).isPresent();
+  }
+
+  @Test
+  void theEditorsReleaseNameAndNamespaceWinOverTheConfigurationAndABadOneIsShownAndLeftOut() throws Exception {
+    Path release = TestPaths.chartCopy("release-bound", dir);
+    Path namespace = TestPaths.chartCopy("namespace-bound", dir);
+    Files.writeString(dir.resolve(".hooklens.yaml"), "helm:\n  releaseName: zeta\n  namespace: apps\n");
+    String byRelease = release.resolve("templates/hooks.yaml").toUri().toString();
+    String byNamespace = namespace.resolve("templates/incorrect.yaml").toUri().toString();
+    try (LspSession s = LspSession.start()) {
+      s.open(byRelease, "helm", Files.readString(release.resolve("templates/hooks.yaml")));
+      s.open(byNamespace, "helm", Files.readString(namespace.resolve("templates/incorrect.yaml")));
+      s.client.awaitDiagnostics(byRelease, p -> orders(p, "Job/pre-install-zeta-dashboard"));
+      s.client.awaitDiagnostics(byNamespace, p -> orders(p, "Job/apps-migrate"));
+
+      s.remote.getWorkspaceService().didChangeConfiguration(new DidChangeConfigurationParams(LspSession.json(
+          "{\"hooklens\": {\"helm\": {\"releaseName\": \"web\", \"namespace\": \"build\"}}}")));
+      s.client.awaitDiagnostics(byRelease, p -> orders(p, "Job/pre-install-web-dashboard"));
+      s.client.awaitDiagnostics(byNamespace, p -> orders(p, "Job/build-migrate"));
+
+      s.remote.getWorkspaceService().didChangeConfiguration(new DidChangeConfigurationParams(LspSession.json(
+          "{\"hooklens\": {\"helm\": {\"releaseName\": \"Web_1\", \"namespace\": \"Build\"}}}")));
+      String shown = s.client.awaitShown(m -> m.getMessage().contains("hooklens.helm.releaseName")).getMessage();
+      assertTrue(shown.contains("hooklens.helm.releaseName: \"Web_1\" is no release name Helm takes"), shown);
+      assertTrue(shown.contains("hooklens.helm.namespace: \"Build\" is no namespace name"), shown);
+      assertFalse(shown.contains("Exception"), shown);
+      // Left out: the charts render with the configuration's names again, and the server goes on.
+      s.client.awaitDiagnostics(byRelease, p -> orders(p, "Job/pre-install-zeta-dashboard"));
+      s.client.awaitDiagnostics(byNamespace, p -> orders(p, "Job/apps-migrate"));
+    }
+  }
+
   @Test
   void aTemplateSavedAsUtf16GetsHelmsRefusalOnItAsInTheCli() throws Exception {
     Path shop = shop();

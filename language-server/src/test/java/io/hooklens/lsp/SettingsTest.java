@@ -133,4 +133,30 @@ class SettingsTest {
     assertEquals(Map.of("grace", "60", "on", "true", "tag", "1"), merged.set());
     assertEquals(file.charts(), ConfigService.merge(file, Settings.DEFAULT, REGISTRY).charts());
   }
+
+  @Test
+  void theReleaseNameAndNamespaceWinOverTheFileAndABadOneIsReportedAndLeftOut() {
+    List<String> problems = new ArrayList<>();
+    Config file = new Config(Targets.DEFAULT, Map.of(), List.of(),
+        new Config.Charts(List.of(), Map.of(), "shop", "web"));
+    Settings given = read("{\"helm\": {\"releaseName\": \" given.v2 \", \"namespace\": \"staging\"}}", problems);
+    assertEquals(List.of(), problems);
+    Config.Charts merged = ConfigService.merge(file, given, REGISTRY).charts();
+    assertEquals("given.v2", merged.releaseName());
+    assertEquals("staging", merged.namespace());
+
+    Settings bad = read("{\"helm\": {\"releaseName\": \"Given_1\", \"namespace\": 7}}", problems);
+    assertEquals(List.of("hooklens.helm.releaseName: \"Given_1\" is no release name Helm takes: lower-case letters,"
+        + " digits, '-' and '.', starting and ending with a letter or digit, at most 53 characters; ignored, so charts"
+        + " are rendered with the releaseName of .hooklens.yaml, else the default",
+        "hooklens.helm.namespace: 7 is not a string; ignored, so charts are rendered with the namespace of"
+        + " .hooklens.yaml, else the default"), problems);
+    assertEquals(file.charts(), ConfigService.merge(file, bad, REGISTRY).charts());
+    problems.clear();
+    Settings empty = read("{\"helm\": {\"releaseName\": \"\", \"namespace\": null}}", problems);
+    assertEquals(List.of(), problems);
+    assertEquals(file.charts(), ConfigService.merge(file, empty, REGISTRY).charts());
+    read("{\"helm\": {\"namespace\": \"" + "n".repeat(64) + "\"}}", problems);
+    assertTrue(problems.get(0).contains("at most 63 characters"), problems::toString);
+  }
 }

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * marker must be matched by a finding that starts on its line, and every finding must be on a marked
  * line. Several markers on a line are separated by {@code ;}. A first-line comment such as
  * {@code # target: kubernetes=1.29} or {@code # target: helm=4 deployer=argocd} sets targets; pairs are
- * separated by spaces or commas, and an unknown key or value fails the fixture.
+ * separated by spaces or commas, and an unknown key or value fails the fixture. A fixture with a line
+ * {@code # rules: all} is linted with every rule, so that its markers prove what is said once, and by whom.
  */
 public final class RuleHarness {
   public static final RuleRegistry REGISTRY = BuiltInRules.registry();
@@ -31,6 +32,7 @@ public final class RuleHarness {
   private static final Pattern EXPECT = Pattern.compile("#\\s*expect:\\s*(.*)$");
   private static final Pattern ITEM = Pattern.compile("(HL\\d{3})(?:\\s+\"([^\"]*)\")?");
   private static final Pattern TARGET = Pattern.compile("#\\s*target:(.*)$", Pattern.MULTILINE);
+  private static final Pattern ALL_RULES = Pattern.compile("^#\\s*rules:\\s*all\\s*$", Pattern.MULTILINE);
 
   private RuleHarness() {}
 
@@ -88,7 +90,9 @@ public final class RuleHarness {
   /** Checks a fixture against its markers; fails with every mismatch listed. */
   public static void check(String ruleId, String name, String text) {
     Map<Integer, List<Expected>> expected = markers(text);
-    LintResult result = lintWithOnly(ruleId, name, text);
+    LintResult result = ALL_RULES.matcher(text).find()
+        ? LINTER.lint(name, text, new Config(targets(text), Map.of(), List.of()))
+        : lintWithOnly(ruleId, name, text);
     if (!result.failures().isEmpty()) {
       throw new AssertionError(name + ": rule threw", result.failures().get(0).error());
     }

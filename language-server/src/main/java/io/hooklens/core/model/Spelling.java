@@ -1,5 +1,6 @@
 package io.hooklens.core.model;
 
+import io.hooklens.core.yaml.YMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +46,24 @@ public final class Spelling {
     }
     String prefix = name.toLowerCase(Locale.ROOT);
     return fields.stream().filter(f -> f.toLowerCase(Locale.ROOT).startsWith(prefix)).toList();
+  }
+
+  /**
+   * Whether {@code map} lacks {@code field} but has a key, none of the {@code known} fields, that misspells it
+   * ({@code failurPolicy}): the unknown-field rule reports that key with its correction, and a rule about the
+   * missing field says nothing more.
+   */
+  public static boolean misspells(YMap map, String field, List<String> known) {
+    if (map == null || map.entry(field) != null) {
+      return false;
+    }
+    for (YMap.Entry e : map.entries()) {
+      String name = e.key().value();
+      if (!e.key().isTemplated() && !known.contains(name) && nearestField(name, known).contains(field)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Optimal string alignment distance: edits, with a swap of adjacent letters counting as one. */

@@ -40,7 +40,7 @@ public final class HelmHookJobRestartPolicy implements Rule {
       }
       YScalar policy = pod.node().scalar("restartPolicy");
       if (policy == null || policy.type() == YScalar.Type.NULL) {
-        if (!pod.hidesContent()) {
+        if (!pod.hidesContent() && !HelmHookUnknownField.misplaces(h, pod, "restartPolicy")) {
           ctx.report(FindingPlaces.specKey(pod), "missing", h.resource().displayName())
               .fix(NEVER, false, ctx.edits().insertString(pod.node(), "restartPolicy", "Never"));
         }

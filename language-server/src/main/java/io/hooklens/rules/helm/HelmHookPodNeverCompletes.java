@@ -40,7 +40,7 @@ public final class HelmHookPodNeverCompletes implements Rule {
       }
       YScalar policy = pod.node().scalar("restartPolicy");
       if (policy == null || policy.type() == YScalar.Type.NULL) {
-        if (!pod.hidesContent()) {
+        if (!pod.hidesContent() && !HelmHookUnknownField.misplaces(h, pod, "restartPolicy")) {
           ctx.report(FindingPlaces.specKey(pod), argo ? "missingArgo" : "missing", h.resource().displayName())
               .fix(HelmHookJobRestartPolicy.NEVER, false, ctx.edits().insertString(pod.node(), "restartPolicy", "Never"));
         }

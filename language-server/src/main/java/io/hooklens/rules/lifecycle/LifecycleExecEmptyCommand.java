@@ -32,7 +32,9 @@ public final class LifecycleExecEmptyCommand implements Rule {
       }
       YMap.Entry command = m.entry("command");
       if (command == null) {
-        ctx.report(exec.key(), "missing", h.describe());
+        if (!LifecycleFieldType.misspells(m, "ExecAction", "command")) {
+          ctx.report(exec.key(), "missing", h.describe());
+        }
       } else if (command.value() instanceof YScalar s && s.type() == YScalar.Type.NULL) {
         ctx.report(command.key(), "missing", h.describe());
       } else if (command.value() instanceof YSeq seq && seq.size() == 0) {

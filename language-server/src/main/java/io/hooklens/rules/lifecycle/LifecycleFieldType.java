@@ -1,6 +1,7 @@
 package io.hooklens.rules.lifecycle;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.hooklens.core.engine.Fix;
 import io.hooklens.core.engine.Message;
 import io.hooklens.core.engine.Rule;
@@ -53,6 +54,15 @@ public final class LifecycleFieldType implements Rule {
   /** Loaded on first use, once per process; the schema is immutable. */
   private static final class Schema {
     static final SchemaCheck LIFECYCLE = SchemaCheck.load(SCHEMA_RESOURCE);
+  }
+
+  /**
+   * Whether {@code map}, an object of the schema's {@code $defs/<type>}, lacks {@code field} but has a key this
+   * rule reports as its misspelling: a rule about the missing field then says nothing more.
+   */
+  static boolean misspells(YMap map, String type, String field) {
+    JsonNode ref = JsonNodeFactory.instance.objectNode().put("$ref", "#/$defs/" + type);
+    return Spelling.misspells(map, field, SchemaCheck.properties(Schema.LIFECYCLE.resolve(ref)));
   }
 
   @Override
@@ -199,6 +209,10 @@ public final class LifecycleFieldType implements Rule {
     YMap map = (YMap) v.node();
     if (map.entries().stream().anyMatch(e -> e.key().isTemplated())) {
       // A template line inside the mapping may well produce the missing field.
+      return;
+    }
+    if (Spelling.misspells(map, v.property(), SchemaCheck.properties(v.schema()))) {
+      // The misspelt key is reported as unknown, with the correction.
       return;
     }
     List<String> required = new ArrayList<>();

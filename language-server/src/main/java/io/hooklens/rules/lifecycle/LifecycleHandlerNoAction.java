@@ -7,6 +7,7 @@ import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
 import io.hooklens.core.model.Handler;
 import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.yaml.YMap;
 
 @RuleInfo(
     id = "HL101",
@@ -20,9 +21,14 @@ public final class LifecycleHandlerNoAction implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (Handler h : doc.handlers()) {
-      if (h.map() != null && h.actions().isEmpty() && !h.map().has("grpc")) {
+      if (h.map() != null && h.actions().isEmpty() && !h.map().has("grpc") && !misspellsAction(h.map())) {
         ctx.report(h.key(), "noAction", h.hook().field());
       }
     }
+  }
+
+  /** A key such as {@code exce} is HL126's, which names the action it stands for. */
+  private static boolean misspellsAction(YMap handler) {
+    return Handler.ACTIONS.stream().anyMatch(a -> LifecycleFieldType.misspells(handler, "LifecycleHandler", a));
   }
 }

@@ -23,6 +23,8 @@ import io.hooklens.core.yaml.YScalar;
         @Message(id = "scheme", text = "{0}: httpGet.scheme is not set; the kubelet uses plain HTTP.")
     })
 public final class LifecycleHttpGetDefaults implements Rule {
+  private static final String HTTP = "HTTPGetAction";
+
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     for (Handler h : doc.handlers()) {
@@ -30,8 +32,10 @@ public final class LifecycleHttpGetDefaults implements Rule {
       if (httpGet == null || !(httpGet.value() instanceof YMap m)) {
         continue;
       }
-      boolean noPath = defaulted(m.scalar("path"), m.has("path"));
-      boolean noScheme = defaulted(m.scalar("scheme"), m.has("scheme"));
+      // A misspelt path or scheme is HL126's: it is not left to its default by choice.
+      boolean noPath = defaulted(m.scalar("path"), m.has("path")) && !LifecycleFieldType.misspells(m, HTTP, "path");
+      boolean noScheme = defaulted(m.scalar("scheme"), m.has("scheme"))
+          && !LifecycleFieldType.misspells(m, HTTP, "scheme");
       if (noPath || noScheme) {
         ctx.report(httpGet.key(), noPath && noScheme ? "both" : noPath ? "path" : "scheme", h.describe());
       }

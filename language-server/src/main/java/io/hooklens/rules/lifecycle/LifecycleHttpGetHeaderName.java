@@ -47,7 +47,9 @@ public final class LifecycleHttpGetHeaderName implements Rule {
   private static void check(YMap header, RuleContext ctx) {
     YMap.Entry name = header.entry("name");
     if (name == null) {
-      ctx.report(header, "missing");
+      if (!LifecycleFieldType.misspells(header, "HTTPHeader", "name")) {
+        ctx.report(header, "missing");
+      }
     } else if (name.value() instanceof YScalar s && !s.isTemplated()) {
       if (s.type() == YScalar.Type.NULL || s.value().isEmpty()) {
         ctx.report(name.key(), "missing");

@@ -35,7 +35,9 @@ public final class LifecycleHttpGetPortRange implements Rule {
       }
       YMap.Entry port = http.entry("port");
       if (port == null) {
-        ctx.report(h.map().entry("httpGet").key(), "missing", h.hook().field());
+        if (!LifecycleFieldType.misspells(http, "HTTPGetAction", "port")) {
+          ctx.report(h.map().entry("httpGet").key(), "missing", h.hook().field());
+        }
       } else if (port.value() instanceof YScalar s && s.type() == YScalar.Type.NULL) {
         ctx.report(port.key(), "missing", h.hook().field());
       } else if (port.value() instanceof YScalar s && (s.type() == YScalar.Type.INT || s.asLong().isPresent())) {

@@ -59,7 +59,8 @@ public final class LifecycleStopSignal implements Rule {
       String osValue = c.pod().osName();
       if (osValue == null || osValue.isEmpty()) {
         ctx.report(entry.key(), "noOs", c.displayName());
-      } else if (!value.isTemplated()) {
+      } else if (!value.isTemplated() && value.type() == YScalar.Type.STRING) {
+        // A number or boolean is HL126's type error; the API decodes no signal from it.
         String signal = value.value();
         if (osValue.equals("windows") && !WINDOWS.contains(signal)) {
           ctx.report(value, "windows", signal);

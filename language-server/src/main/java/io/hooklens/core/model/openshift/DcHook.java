@@ -109,16 +109,7 @@ public record DcHook(Resource owner, Form form, String params, DcPhase phase, YS
    * that key with its correction, and a rule about the missing field says nothing more.
    */
   public boolean misspells(String field) {
-    if (hook == null || hook.entry(field) != null) {
-      return false;
-    }
-    for (YMap.Entry e : hook.entries()) {
-      String name = e.key().value();
-      if (!e.key().isTemplated() && !FIELDS.contains(name) && Spelling.nearestField(name, FIELDS).contains(field)) {
-        return true;
-      }
-    }
-    return false;
+    return Spelling.misspells(hook, field, FIELDS);
   }
 
   /** {@code failurePolicy} as written, or null. */
