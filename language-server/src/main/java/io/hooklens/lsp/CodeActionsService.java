@@ -86,9 +86,8 @@ final class CodeActionsService {
   private static Optional<CodeAction> migration(TextDocument doc, HookDocument model, int line,
       boolean documentChanges) {
     SourceText source = model.source();
-    String clientText = doc.text().startsWith("\uFEFF") ? doc.text().substring(1) : doc.text();
-    if (!source.text().equals(clientText)) {
-      return Optional.empty(); // a chart template, read with its templating masked: migrating would drop it
+    if (model.parsed().templated()) {
+      return Optional.empty(); // a chart template: migrating would drop its templating
     }
     String text = source.text();
     Resource top = null;

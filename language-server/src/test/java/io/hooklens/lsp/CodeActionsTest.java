@@ -325,6 +325,27 @@ class CodeActionsTest {
   }
 
   @Test
+  void migrationKeepsTheFilesCrlfLineBreaks() throws Exception {
+    String text = (HEAD + DC + TAIL).replace("\n", "\r\n");
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/app.yaml";
+      open(s, uri, "yaml", text);
+      Applied applied = applyAndAwait(s, uri, text, refactors(s, uri, lines(HEAD) + 3).get(0).getEdit(), 2);
+      assertEquals((HEAD + DcMigration.migrate(DC).text() + TAIL).replace("\n", "\r\n"), applied.text());
+    }
+  }
+
+  @Test
+  void noMigrationInAChartTemplateWhoseTemplatingItWouldDrop() throws Exception {
+    String text = DC.replace("replicas: 2", "replicas: \"{{ .Values.replicas }}\"");
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/shop/templates/dc.yaml";
+      open(s, uri, "helm", text);
+      assertEquals(List.of(), refactors(s, uri, 3));
+    }
+  }
+
+  @Test
   void migrationInJsonWritesJson() throws Exception {
     try (LspSession s = LspSession.start()) {
       String uri = "file:///work/dc.json";
