@@ -1,5 +1,8 @@
 package io.hooklens.app;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,10 +30,53 @@ public final class DcMigration {
     }
   }
 
+  private static final ObjectWriter JSON = new ObjectMapper().writerWithDefaultPrettyPrinter();
+
   private DcMigration() {}
 
   /** Migrates every DeploymentConfig in the documents of {@code text}, inside Lists and Templates too. */
   public static Result migrate(String text) throws BadInput {
+    List<String> notes = new ArrayList<>();
+    int[] count = {0};
+    List<Object> out = objects(text, notes, count);
+    StringBuilder sb = new StringBuilder();
+    for (String note : notes) {
+      sb.append("# ").append(note).append('\n');
+    }
+    // The hook Jobs share the template's env and volumes: written out again, not as YAML anchors.
+    Dump dump = new Dump(DumpSettings.builder().setDefaultFlowStyle(FlowStyle.BLOCK).setDereferenceAliases(true)
+        .build());
+    for (int i = 0; i < out.size(); i++) {
+      if (i > 0) {
+        sb.append("---\n");
+      }
+      sb.append(dump.dumpToString(out.get(i)));
+    }
+    return new Result(sb.toString(), List.copyOf(notes), count[0]);
+  }
+
+  /**
+   * Migrates as {@link #migrate} does, written as one JSON object: the only object, or a v1 List of them all.
+   * JSON has no comments, so the notes are only in the result's notes.
+   */
+  public static Result migrateJson(String text) throws BadInput {
+    List<String> notes = new ArrayList<>();
+    int[] count = {0};
+    List<Object> out = objects(text, notes, count);
+    Map<Object, Object> list = new LinkedHashMap<>();
+    list.put("apiVersion", "v1");
+    list.put("kind", "List");
+    list.put("items", out);
+    Object json = out.size() == 1 ? out.get(0) : list;
+    try {
+      return new Result(JSON.writeValueAsString(json) + "\n", List.copyOf(notes), count[0]);
+    } catch (JsonProcessingException e) {
+      // YAML allows keys JSON has not, such as null.
+      throw new BadInput("cannot be written as JSON: " + e.getOriginalMessage());
+    }
+  }
+
+  private static List<Object> objects(String text, List<String> notes, int[] count) throws BadInput {
     List<Object> docs = new ArrayList<>();
     try {
       new Load(LoadSettings.builder().build()).loadAllFromString(text).forEach(docs::add);
@@ -40,24 +86,26 @@ public final class DcMigration {
     } catch (YamlEngineException e) {
       throw new BadInput(e.getMessage());
     }
-    List<String> notes = new ArrayList<>();
     List<Object> out = new ArrayList<>();
-    int[] count = {0};
     for (Object doc : docs) {
+      acyclic(doc, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
       out.addAll(migrateObject(doc, notes, count));
     }
-    StringBuilder sb = new StringBuilder();
-    for (String note : notes) {
-      sb.append("# ").append(note).append('\n');
+    return out;
+  }
+
+  /** Refuses a node that holds itself through an alias: it has no end to write out. */
+  private static void acyclic(Object o, java.util.Set<Object> path) throws BadInput {
+    if (!(o instanceof Map<?, ?>) && !(o instanceof List<?>)) {
+      return;
     }
-    Dump dump = new Dump(DumpSettings.builder().setDefaultFlowStyle(FlowStyle.BLOCK).build());
-    for (int i = 0; i < out.size(); i++) {
-      if (i > 0) {
-        sb.append("---\n");
-      }
-      sb.append(dump.dumpToString(out.get(i)));
+    if (!path.add(o)) {
+      throw new BadInput("a node holds itself through an alias");
     }
-    return new Result(sb.toString(), List.copyOf(notes), count[0]);
+    for (Object child : o instanceof Map<?, ?> m ? m.values() : (List<?>) o) {
+      acyclic(child, path);
+    }
+    path.remove(o);
   }
 
   /** The objects one object becomes: a DC becomes its Deployment and hook Jobs, a List or Template keeps its shape. */
@@ -85,7 +133,8 @@ public final class DcMigration {
 
   private static List<Object> deploymentConfig(Map<?, ?> dc, List<String> notes) {
     Map<?, ?> meta = map(dc.get("metadata"));
-    String name = String.valueOf(meta.get("name"));
+    // Notes and Job names need a name; a DC without one still migrates.
+    String name = meta.get("name") == null ? "deploymentconfig" : String.valueOf(meta.get("name"));
     Map<?, ?> spec = map(dc.get("spec"));
     Map<?, ?> template = map(spec.get("template"));
     Map<Object, Object> dspec = new LinkedHashMap<>();
@@ -97,8 +146,7 @@ public final class DcMigration {
       // A DC without a selector selects its template's labels; a Deployment must say so.
       selector = map(template.get("metadata")).get("labels");
     }
-    // A copy, so that the output repeats the labels rather than naming them with a YAML anchor.
-    dspec.put("selector", Map.of("matchLabels", selector == null ? Map.of() : new LinkedHashMap<>(map(selector))));
+    dspec.put("selector", Map.of("matchLabels", map(selector)));
     Map<?, ?> strategy = map(spec.get("strategy"));
     boolean recreate = "Recreate".equals(strategy.get("type"));
     Map<?, ?> params = map(strategy.get(recreate ? "recreateParams" : "rollingParams"));
@@ -134,8 +182,11 @@ public final class DcMigration {
     for (String paramsKey : List.of("rollingParams", "recreateParams")) {
       Map<?, ?> p = map(strategy.get(paramsKey));
       for (String phase : List.of("pre", "mid", "post")) {
-        Map<?, ?> hook = map(p.get(phase));
-        if (hook.isEmpty()) {
+        if (p.get(phase) == null) {
+          continue;
+        }
+        if (!(p.get(phase) instanceof Map<?, ?> hook)) {
+          notes.add(name + ": the " + phase + " hook is not a mapping and was not migrated.");
           continue;
         }
         if ("mid".equals(phase)) {
@@ -186,7 +237,7 @@ public final class DcMigration {
           + ", which the template does not have; its Job has no image.");
     }
     Map<Object, Object> container = new LinkedHashMap<>();
-    container.put("name", containerName == null ? phase + "-hook" : containerName);
+    container.put("name", containerName instanceof String ? containerName : phase + "-hook");
     if (source.get("image") != null) {
       container.put("image", source.get("image"));
     }

@@ -1,10 +1,14 @@
 package io.hooklens.lsp;
 
+import io.hooklens.app.DcMigration;
 import io.hooklens.core.engine.Finding;
 import io.hooklens.core.engine.Fix;
 import io.hooklens.core.engine.Fixes;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.TextEdit;
+import io.hooklens.core.model.HookDocument;
+import io.hooklens.core.model.Resource;
+import io.hooklens.core.model.openshift.DcHook;
 import io.hooklens.core.yaml.Position;
 import io.hooklens.core.yaml.Range;
 import io.hooklens.core.yaml.SourceText;
@@ -12,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,7 +33,7 @@ import org.eclipse.lsp4j.jsonrpc.messages.Either;
 /**
  * Code actions for the diagnostics a client sends back: the rules' fixes as quick fixes (the safe one
  * preferred), "Ignore HLxxx here" and "Ignore HLxxx in this file" as suppression comments, and
- * {@code source.fixAll.hooklens} with every safe fix. Diagnostics are matched to the findings of the
+ * {@code source.fixAll.hooklens} with every safe fix, and the migration of a DeploymentConfig to a Deployment. Diagnostics are matched to the findings of the
  * current text by rule id and range, so they need no data of their own.
  */
 final class CodeActionsService {
@@ -63,7 +68,74 @@ final class CodeActionsService {
     if (!parsed.kubernetesLike()) {
       return List.of();
     }
-    return actions(doc, analyzer.lint(parsed, configs.configFor(doc.uri())), params, documentChanges.getAsBoolean());
+    List<Either<org.eclipse.lsp4j.Command, CodeAction>> out = new ArrayList<>(
+        actions(doc, analyzer.lint(parsed, configs.configFor(doc.uri())), params, documentChanges.getAsBoolean()));
+    List<String> only = params.getContext() == null ? null : params.getContext().getOnly();
+    if (wants(only, CodeActionKind.RefactorRewrite) && params.getRange() != null) {
+      migration(doc, parsed.model(), params.getRange().getStart().getLine(), documentChanges.getAsBoolean())
+          .ifPresent(a -> out.add(Either.forRight(a)));
+    }
+    return out;
+  }
+
+  /**
+   * "Migrate this DeploymentConfig to a Deployment" on a line of a DeploymentConfig, replacing the top-level
+   * object holding it (the DC, or its List or Template) with what {@code hooklens migrate dc} writes for it.
+   * From the object's first line to its last, so that comments before and after it and other documents stay.
+   */
+  private static Optional<CodeAction> migration(TextDocument doc, HookDocument model, int line,
+      boolean documentChanges) {
+    SourceText source = model.source();
+    if (model.parsed().templated()) {
+      return Optional.empty(); // a chart template: migrating would drop its templating
+    }
+    String text = source.text();
+    Resource top = null;
+    int from = 0;
+    int to = 0;
+    for (Resource r : model.resources()) {
+      Range range = r.root().range();
+      if (!DcHook.isDeploymentConfig(r) || line < range.startLine() || line > range.endLine()) {
+        continue;
+      }
+      top = r;
+      while (top.parent() != null) {
+        top = top.parent();
+      }
+      int[] region = region(text, source, top.root().range());
+      from = region[0];
+      to = region[1];
+      // The range of a mapping ends where the next token starts, so it may end on a comment: not the DC's.
+      if (source.positionAt(from).line() <= line && line < source.positionAt(to).line()
+          || to == text.length() && line == source.positionAt(to).line()) {
+        break;
+      }
+      top = null;
+    }
+    if (top == null) {
+      return Optional.empty();
+    }
+    boolean json = ManifestFiles.isJson(ManifestFiles.lintName(doc));
+    DcMigration.Result result;
+    try {
+      String object = text.substring(from, to);
+      result = json ? DcMigration.migrateJson(object) : DcMigration.migrate(object);
+    } catch (DcMigration.BadInput e) {
+      return Optional.empty();
+    }
+    if (result.migrated() == 0) {
+      return Optional.empty();
+    }
+    String title = result.migrated() == 1 ? "Migrate this DeploymentConfig to a Deployment"
+        : "Migrate the " + result.migrated() + " DeploymentConfigs of this " + top.kind() + " to Deployments";
+    if (json && !result.notes().isEmpty()) {
+      // JSON has no comments to carry them.
+      title += " (" + result.notes().size() + " trade-offs JSON cannot hold: hooklens migrate dc lists them)";
+    }
+    String newText = result.text().replace("\n", source.lineBreak());
+    TextEdit edit = new TextEdit(new Range(source.positionAt(from), source.positionAt(to)), newText);
+    return Optional.of(action(title, CodeActionKind.RefactorRewrite, doc, List.of(edit),
+        new Positions(source, doc.text()), documentChanges));
   }
 
   private List<Either<org.eclipse.lsp4j.Command, CodeAction>> actions(TextDocument doc, LintResult result,
@@ -139,6 +211,35 @@ final class CodeActionsService {
         positions, documentChanges);
     b.setDiagnostics(List.of(d));
     out.add(Either.forRight(b));
+  }
+
+  /**
+   * The offsets of an object's text: from its first line to the end of its last, without the comment lines
+   * that the range of a block mapping takes in around it. Only lines blank or with # at column 0 are left
+   * out: in an object at column 0 they cannot be the content of a block scalar.
+   */
+  private static int[] region(String text, SourceText source, Range range) {
+    int from = source.offset(range.start());
+    int to = source.offset(range.end());
+    if (range.endColumn() > 0) {
+      int eol = text.indexOf('\n', to);
+      to = eol < 0 ? text.length() : eol + 1;
+    }
+    while (from < to && range.startColumn() == 0 && outside(text, from)) {
+      int eol = text.indexOf('\n', from);
+      from = eol < 0 ? to : eol + 1;
+    }
+    while (to > from && outside(text, text.lastIndexOf('\n', to - 2) + 1)) {
+      to = text.lastIndexOf('\n', to - 2) + 1;
+    }
+    return new int[] {from, to};
+  }
+
+  /** Whether the line at {@code start} is blank or a comment at column 0. */
+  private static boolean outside(String text, int start) {
+    int eol = text.indexOf('\n', start);
+    String line = text.substring(start, eol < 0 ? text.length() : eol);
+    return line.isBlank() || line.startsWith("#");
   }
 
   private static CodeAction action(String title, String kind, TextDocument doc, List<TextEdit> edits,

@@ -143,7 +143,8 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     ServerCapabilities caps = new ServerCapabilities();
     caps.setTextDocumentSync(sync);
     caps.setDocumentSymbolProvider(true);
-    caps.setCodeActionProvider(new CodeActionOptions(List.of(CodeActionKind.QuickFix, CodeActionsService.FIX_ALL)));
+    caps.setCodeActionProvider(new CodeActionOptions(List.of(CodeActionKind.QuickFix,
+        CodeActionKind.RefactorRewrite, CodeActionsService.FIX_ALL)));
     assist.advertise(caps, capabilities);
     caps.setCodeLensProvider(new CodeLensOptions(false));
     caps.setExecuteCommandProvider(new ExecuteCommandOptions(List.of(HookRunService.RUN_HOOK,

@@ -450,7 +450,7 @@ class ChartLinterTest {
   }
 
   /** A parent chart whose dependency is a folder beside it, {@code file://../child}, and that child. */
-  private Path parentWithLocalDependency() throws IOException {
+  static Path parentWithLocalDependency(Path tmp) throws IOException {
     Path child = tmp.resolve("child");
     Files.createDirectories(child.resolve("templates"));
     Files.writeString(child.resolve("Chart.yaml"), "apiVersion: v2\nname: child\nversion: 0.1.0\n");
@@ -484,18 +484,13 @@ class ChartLinterTest {
 
   @Test
   void aDependencyBuiltFirstRendersItsTemplatesAndTheChartIsLeftAsItIs() throws IOException {
-    Path parent = parentWithLocalDependency();
+    Path parent = parentWithLocalDependency(tmp);
     List<Seen> stubbed = lint(parent, Release.DEFAULT);
     only(stubbed, "Chart.yaml", "HL006", "rendered without dependency child (not in charts/; run helm dependency"
         + " build, or give --dependency-update)");
     assertTrue(stubbed.stream().noneMatch(s -> s.ruleId().equals("HL216")), stubbed.toString());
 
-    List<Seen> built = new ArrayList<>();
-    for (ChartLinter.ChartFile f : CHARTS.lint(parent, List.of(), List.of(ValuesSet.DEFAULTS), SetValues.NONE,
-        Config.DEFAULT, Release.DEFAULT, true).files()) {
-      f.result().findings().forEach(x -> built.add(new Seen(f.displayName(), x.range().start().line() + 1, 0,
-          x.ruleId(), x.message(), List.of())));
-    }
+    List<Seen> built = lintWithDependencies(parent);
     only(built, parent.resolve("charts/child-0.1.0.tgz/child/templates/test.yaml").toString(), "HL216",
         "release-child-test");
     assertTrue(built.stream().noneMatch(s -> s.ruleId().equals("HL006")), built.toString());
@@ -503,9 +498,20 @@ class ChartLinterTest {
     assertFalse(Files.exists(parent.resolve("Chart.lock")), "nor its lock file");
   }
 
+  /** The findings of a chart linted with its dependencies built first, each with the file it is in. */
+  static List<Seen> lintWithDependencies(Path chart) throws IOException {
+    List<Seen> built = new ArrayList<>();
+    for (ChartLinter.ChartFile f : CHARTS.lint(chart, List.of(), List.of(ValuesSet.DEFAULTS), SetValues.NONE,
+        Config.DEFAULT, Release.DEFAULT, true).files()) {
+      f.result().findings().forEach(x -> built.add(new Seen(f.displayName(), x.range().start().line() + 1, 0,
+          x.ruleId(), x.message(), List.of())));
+    }
+    return built;
+  }
+
   @Test
   void aDependencyHelmCannotFetchIsSaidWithThePathBesideTheChart() throws IOException {
-    Path parent = parentWithLocalDependency();
+    Path parent = parentWithLocalDependency(tmp);
     Files.writeString(parent.resolve("Chart.yaml"), Files.readString(parent.resolve("Chart.yaml"))
         .replace("file://../child", "file://../gone"));
     ChartLinter.DependenciesFailed e = org.junit.jupiter.api.Assertions.assertThrows(

@@ -50,6 +50,39 @@ class HelmBinaryTest {
   }
 
   @Test
+  void aDependencyBuildThroughTheBinaryRendersTheDependencyAsTheLibrarysDoes() throws Exception {
+    Path parent = ChartLinterTest.parentWithLocalDependency(dir);
+    List<ChartLinterTest.Seen> library = ChartLinterTest.lintWithDependencies(parent);
+    List<ChartLinterTest.Seen> helm = RunawayCharts.withProperties(
+        Map.of(HelmBinary.PROPERTY, HelmBinaries.helmOrSkip().toString()),
+        () -> ChartLinterTest.lintWithDependencies(parent));
+    String childTest = parent.resolve("charts/child-0.1.0.tgz/child/templates/test.yaml").toString();
+    assertTrue(helm.stream().anyMatch(s -> s.file().equals(childTest) && s.ruleId().equals("HL216")),
+        "the dependency's templates render: " + helm);
+    assertEquals(library, helm);
+    assertFalse(Files.exists(parent.resolve("charts")), "the chart's own charts/ is not written");
+    assertFalse(Files.exists(parent.resolve("Chart.lock")), "nor its lock file");
+  }
+
+  @Test
+  void aDependencyTheBinaryCannotFetchIsSaidWithThePathBesideTheChart() throws Exception {
+    Path parent = ChartLinterTest.parentWithLocalDependency(dir);
+    Files.writeString(parent.resolve("Chart.yaml"), Files.readString(parent.resolve("Chart.yaml"))
+        .replace("file://../child", "file://../gone"));
+    String message = RunawayCharts.withProperties(Map.of(HelmBinary.PROPERTY, HelmBinaries.helmOrSkip().toString()),
+        () -> {
+          try {
+            ChartLinterTest.lintWithDependencies(parent);
+            return "built";
+          } catch (ChartLinter.DependenciesFailed e) {
+            return e.getMessage();
+          }
+        });
+    assertTrue(message.contains(dir.resolve("gone").toString()), message);
+    assertFalse(message.contains("hooklens-chart-"), message);
+  }
+
+  @Test
   void theSetValuesReachTheBinaryAsTheyReachTheLibrary() throws Exception {
     Path chart = ChartLinterTest.chart("required-value");
     SetValues set = new SetValues(List.of("password=s3cret"), List.of("image.tag=010"), List.of());

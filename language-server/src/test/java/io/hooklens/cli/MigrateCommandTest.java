@@ -69,6 +69,15 @@ class MigrateCommandTest {
     assertTrue(r.err().contains("line "), r.err());
   }
 
+  @Test
+  void aNodeThatHoldsItselfIsAUsageErrorNotAnEndlessOutput() throws Exception {
+    Path file = dir.resolve("loop.yaml");
+    Files.writeString(file, "kind: DeploymentConfig\nspec: &s\n  template: *s\n");
+    CliRun r = CliRun.of("migrate", "dc", file.toString());
+    assertEquals(2, r.exit(), r.err());
+    assertTrue(r.err().contains("holds itself through an alias"), r.err());
+  }
+
   /** Every file of examples/ and of the rules' correct fixtures that holds a DeploymentConfig. */
   static Stream<Path> deploymentConfigs() throws IOException {
     Path root = TestPaths.repoRoot();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hooklens.app.DcMigration;
 import io.hooklens.rules.BuiltInRules;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +27,8 @@ import org.eclipse.lsp4j.WorkspaceEditCapabilities;
 import org.eclipse.lsp4j.WorkspaceClientCapabilities;
 import org.eclipse.lsp4j.jsonrpc.messages.Either;
 import org.junit.jupiter.api.Test;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
  * Code actions over real JSON-RPC: the client asks for the actions of a diagnostic, applies the returned
@@ -146,7 +149,8 @@ class CodeActionsTest {
     try (LspSession s = LspSession.start()) {
       String uri = "file:///work/dc.json";
       List<Diagnostic> before = open(s, uri, "json", DC_JSON);
-      List<CodeAction> actions = actions(s, uri, only(before, "HL302"));
+      List<CodeAction> actions = actions(s, uri, only(before, "HL302")).stream()
+          .filter(a -> a.getKind().equals("quickfix")).toList();
       assertEquals(List.of("Replace Continue with Ignore"), actions.stream().map(CodeAction::getTitle).toList());
       assertNull(actions.get(0).getIsPreferred());
       String after = applyAndCheck(s, uri, DC_JSON, actions.get(0).getEdit(), 2, before, "HL302");
@@ -200,6 +204,216 @@ class CodeActionsTest {
           new Range(new Position(0, 0), new Position(0, 0)), new CodeActionContext(List.of()));
       assertEquals(List.of(), request(s, params));
     }
+  }
+
+  /** A ConfigMap, a commented DeploymentConfig with hooks of every kind, and a Secret, as documents of one file. */
+  static final String HEAD = """
+      # the app's settings
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: settings
+      data:
+        mode: fast
+      ---
+      # the app itself, kept until the move
+      """;
+
+  static final String DC = """
+      apiVersion: apps.openshift.io/v1
+      kind: DeploymentConfig
+      metadata:
+        name: shop
+      spec:
+        replicas: 2
+        selector:
+          app: shop
+        triggers:
+          - type: ConfigChange
+        strategy:
+          type: Rolling
+          rollingParams:
+            timeoutSeconds: 600
+            pre:
+              failurePolicy: Abort
+              execNewPod:
+                containerName: shop
+                command: ["/bin/migrate"]
+            mid:
+              failurePolicy: Ignore
+              execNewPod:
+                containerName: shop
+                command: ["/bin/warm"]
+            post:
+              failurePolicy: Retry
+              execNewPod:
+                containerName: shop
+                command: ["/bin/notify"]
+        template:
+          metadata:
+            labels:
+              app: shop
+          spec:
+            containers:
+              - name: shop
+                image: registry.example.com/shop@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+      """;
+
+  static final String TAIL = """
+      # end of the app
+      ---
+      apiVersion: v1
+      kind: Secret
+      metadata:
+        name: token
+      stringData:
+        token: t
+      """;
+
+  @Test
+  void migrationIsOfferedOnADeploymentConfigOnlyAndReplacesItWithWhatMigrateDcWrites() throws Exception {
+    String text = HEAD + DC + TAIL;
+    int dcFirst = lines(HEAD);
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/app.yaml";
+      open(s, uri, "yaml", text);
+      for (int line : new int[] {1, dcFirst - 1, dcFirst + lines(DC), dcFirst + lines(DC) + 3}) {
+        assertEquals(List.of(), refactors(s, uri, line), "line " + line);
+      }
+      List<CodeAction> actions = refactors(s, uri, dcFirst + 20);
+      assertEquals(List.of("Migrate this DeploymentConfig to a Deployment"),
+          actions.stream().map(CodeAction::getTitle).toList());
+      assertEquals(List.of(actions.get(0).getTitle()), refactors(s, uri, dcFirst).stream().map(CodeAction::getTitle)
+          .toList(), "from the DC's first line");
+      Applied applied = applyAndAwait(s, uri, text, actions.get(0).getEdit(), 2);
+      String migrated = DcMigration.migrate(DC).text();
+      assertTrue(migrated.contains("kind: Deployment") && migrated.contains("# shop: the mid hook"), migrated);
+      assertEquals(HEAD + migrated + TAIL, applied.text());
+      assertCleanButHl223(applied);
+    }
+  }
+
+  @Test
+  void migrationInATemplateRewritesTheTemplateAndItsEveryDcAsMigrateDcDoes() throws Exception {
+    String template = """
+        apiVersion: template.openshift.io/v1
+        kind: Template
+        metadata:
+          name: shop
+        objects:
+          - apiVersion: v1
+            kind: Service
+            metadata:
+              name: shop
+            spec:
+              ports: [{port: 80}]
+        """ + DC.indent(2).replaceFirst("  apiVersion", "- apiVersion").indent(2)
+        + DC.replace("shop", "cart").indent(2).replaceFirst("  apiVersion", "- apiVersion").indent(2);
+    String text = HEAD + template + TAIL;
+    int dcFirst = lines(HEAD) + 11;
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/template.yaml";
+      open(s, uri, "yaml", text);
+      assertEquals(List.of(), refactors(s, uri, lines(HEAD) + 7), "on the Service");
+      List<CodeAction> actions = refactors(s, uri, dcFirst + 3);
+      assertEquals(List.of("Migrate the 2 DeploymentConfigs of this Template to Deployments"),
+          actions.stream().map(CodeAction::getTitle).toList());
+      Applied applied = applyAndAwait(s, uri, text, actions.get(0).getEdit(), 2);
+      assertEquals(HEAD + DcMigration.migrate(template).text() + TAIL, applied.text());
+      assertTrue(applied.text().contains("name: cart-post-hook"), applied.text());
+    }
+  }
+
+  @Test
+  void migrationKeepsTheFilesCrlfLineBreaks() throws Exception {
+    String text = (HEAD + DC + TAIL).replace("\n", "\r\n");
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/app.yaml";
+      open(s, uri, "yaml", text);
+      Applied applied = applyAndAwait(s, uri, text, refactors(s, uri, lines(HEAD) + 3).get(0).getEdit(), 2);
+      assertEquals((HEAD + DcMigration.migrate(DC).text() + TAIL).replace("\n", "\r\n"), applied.text());
+    }
+  }
+
+  @Test
+  void noMigrationInAChartTemplateWhoseTemplatingItWouldDrop() throws Exception {
+    String text = DC.replace("replicas: 2", "replicas: \"{{ .Values.replicas }}\"");
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/shop/templates/dc.yaml";
+      open(s, uri, "helm", text);
+      assertEquals(List.of(), refactors(s, uri, 3));
+    }
+  }
+
+  @Test
+  void migrationInJsonWritesJson() throws Exception {
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/dc.json";
+      open(s, uri, "json", DC_JSON);
+      List<CodeAction> actions = refactors(s, uri, 3);
+      assertEquals(1, actions.size());
+      assertTrue(actions.get(0).getTitle().startsWith("Migrate this DeploymentConfig to a Deployment ("),
+          actions.get(0).getTitle());
+      Applied applied = applyAndAwait(s, uri, DC_JSON, actions.get(0).getEdit(), 2);
+      assertEquals(DcMigration.migrateJson(DC_JSON).text(), applied.text());
+      assertTrue(applied.text().startsWith("{") && applied.text().contains("\"kind\" : \"List\""), applied.text());
+      assertCleanButHl223(applied);
+    }
+  }
+
+  @Test
+  void aDeploymentConfigOfWrongTypesGetsAnActionWhoseResultStillParsesAndTheServerGoesOn() throws Exception {
+    String bad = """
+        apiVersion: apps.openshift.io/v1
+        kind: DeploymentConfig
+        metadata: [shop]
+        spec:
+          selector: 5
+          triggers: {type: ImageChange}
+          strategy:
+            type: Recreate
+            recreateParams:
+              pre: nothing
+              mid: [1, 2]
+              post:
+                failurePolicy: [Retry]
+                execNewPod: {containerName: {a: b}, command: 7, env: x, volumes: [data]}
+          template: 3
+        """;
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/bad.yaml";
+      open(s, uri, "yaml", bad);
+      List<CodeAction> actions = refactors(s, uri, 1);
+      assertEquals(1, actions.size(), "what has the wrong type is left out, and said so");
+      Applied applied = applyAndAwait(s, uri, bad, actions.get(0).getEdit(), 2);
+      List<Object> docs = new ArrayList<>();
+      new Load(LoadSettings.builder().build()).loadAllFromString(applied.text()).forEach(docs::add);
+      assertEquals(List.of("Deployment", "Job"), docs.stream().map(d -> ((java.util.Map<?, ?>) d).get("kind")).toList(),
+          applied.text());
+      assertTrue(applied.text().contains("the pre hook is not a mapping"), applied.text());
+      String broken = bad.replace("template: 3", "template: [3");
+      s.change(uri, 3, new TextDocumentContentChangeEvent(broken));
+      s.client.awaitDiagnostics(uri, 3);
+      assertEquals(List.of(), refactors(s, uri, 1), "no action on a DC that is not YAML");
+      String uri2 = "file:///work/pod.yaml";
+      assertFalse(open(s, uri2, "yaml", POD).isEmpty(), "the server still lints");
+    }
+  }
+
+  /** HL223 is the one finding a migration may bring, as {@code migrate dc} documents. */
+  private static void assertCleanButHl223(Applied applied) {
+    assertEquals(List.of(), applied.diagnostics().stream().map(d -> d.getCode().getLeft())
+        .filter(c -> !c.equals("HL223")).toList(), applied.text());
+  }
+
+  private static int lines(String text) {
+    return (int) text.chars().filter(c -> c == '\n').count();
+  }
+
+  private static List<CodeAction> refactors(LspSession s, String uri, int line) throws Exception {
+    return request(s, new CodeActionParams(new TextDocumentIdentifier(uri),
+        new Range(new Position(line, 2), new Position(line, 2)),
+        new CodeActionContext(List.of(), List.of("refactor"))));
   }
 
   private static void documentChanges(org.eclipse.lsp4j.ClientCapabilities caps) {

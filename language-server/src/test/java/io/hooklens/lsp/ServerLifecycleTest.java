@@ -39,7 +39,7 @@ class ServerLifecycleTest {
       assertTrue(caps.getDocumentSymbolProvider().getLeft());
       assertEquals(HookAssist.TRIGGERS, caps.getCompletionProvider().getTriggerCharacters());
       assertTrue(caps.getHoverProvider().getLeft());
-      assertEquals(List.of("quickfix", "source.fixAll.hooklens"),
+      assertEquals(List.of("quickfix", "refactor.rewrite", "source.fixAll.hooklens"),
           caps.getCodeActionProvider().getRight().getCodeActionKinds());
       // Only for clients that declare inlay hints (InlayHintsTest).
       assertNull(caps.getInlayHintProvider());
