@@ -1,6 +1,12 @@
 package io.hooklens.cli;
 
+import io.hooklens.app.ChartLint;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,10 +16,41 @@ public final class Main {
   static final List<Class<?>> COMMANDS = List.of(LintCommand.class, HooksCommand.class, RunCommand.class,
       RulesCommand.class, LspCommand.class, VersionCommand.class, TrainingCommand.class, MigrateCommand.class);
 
+  private static final Set<String> CHART_COMMANDS = Set.of("lint", "hooks", "run");
+
   private Main() {}
 
   public static void main(String[] args) {
+    if (namesChart(args)) {
+      // Helm's render worker (a JVM loading Helm) takes most of a one-chart lint's start: it starts now, beside
+      // the parsing and set-up before the chart is met, rather than after them.
+      ChartLint.prepare();
+    }
     System.exit(run(args));
+  }
+
+  /**
+   * Whether the arguments are those of a command that renders charts and name a chart folder or its Chart.yaml,
+   * with no helm binary given ({@code --helm}), which renders without the worker.
+   */
+  static boolean namesChart(String[] args) {
+    if (args.length < 2 || !CHART_COMMANDS.contains(args[0])) {
+      return false;
+    }
+    boolean chart = false;
+    for (String a : Arrays.asList(args).subList(1, args.length)) {
+      if (a.equals("--helm") || a.startsWith("--helm=")) {
+        return false;
+      }
+      try {
+        Path p = Path.of(a);
+        chart |= !a.startsWith("-") && (Files.isRegularFile(p.resolve("Chart.yaml"))
+            || p.endsWith("Chart.yaml") && Files.isRegularFile(p));
+      } catch (InvalidPathException e) {
+        // Not a path; the command says so.
+      }
+    }
+    return chart;
   }
 
   /** Runs the command line and returns the exit code; never throws. */

@@ -1,12 +1,16 @@
 package io.hooklens.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class MainTest {
@@ -34,6 +38,22 @@ class MainTest {
     cl.setOut(new PrintWriter(out));
     assertEquals(0, cl.execute(args));
     assertTrue(out.toString().contains("Usage: hooklens lint "), out.toString());
+  }
+
+  @Test
+  void helmsWorkerStartsFirstOnlyForACommandThatRendersAChartItNames(@TempDir Path dir) throws Exception {
+    Path chart = Files.createDirectory(dir.resolve("chart"));
+    Files.writeString(chart.resolve("Chart.yaml"), "apiVersion: v2\nname: chart\nversion: 1.0.0\n");
+    Path file = Files.writeString(dir.resolve("pod.yaml"), "kind: Pod\n");
+    assertTrue(Main.namesChart(new String[] {"lint", file.toString(), chart.toString()}));
+    assertTrue(Main.namesChart(new String[] {"hooks", chart.resolve("Chart.yaml").toString()}));
+    assertTrue(Main.namesChart(new String[] {"run", "--yes", chart.toString()}));
+    assertFalse(Main.namesChart(new String[] {"lint", file.toString(), dir.toString()}), "a folder of charts");
+    assertFalse(Main.namesChart(new String[] {"lint", "--helm", "/usr/bin/helm", chart.toString()}));
+    assertFalse(Main.namesChart(new String[] {"lint", "--helm=helm", chart.toString()}));
+    assertFalse(Main.namesChart(new String[] {"migrate", "dc", chart.toString()}));
+    assertFalse(Main.namesChart(new String[] {"lint", "bad\0path", dir.resolve("missing").toString()}));
+    assertFalse(Main.namesChart(new String[] {"lint"}));
   }
 
   private static List<String> names(CommandLine cl) {
