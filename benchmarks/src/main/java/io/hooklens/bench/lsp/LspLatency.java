@@ -49,6 +49,8 @@ import org.eclipse.lsp4j.VersionedTextDocumentIdentifier;
  * [--corpus DIR] [--skip-yaml-ls] [--skip-memory]}
  */
 public final class LspLatency {
+  /** How many times the file is opened again on the warm server. */
+  static final int WARM_OPENS = 20;
   private static final Gson GSON = new GsonBuilder().create();
 
   private Path repo = Path.of("").toAbsolutePath();
@@ -115,6 +117,7 @@ public final class LspLatency {
     System.out.println("  didChange -> publishDiagnostics: " + Stats.of(ours.samples)
         + "  (diagnostics per version: " + range(ours.counts) + ")");
     System.out.printf(Locale.ROOT, "  server CPU time per measured edit: %.1f ms%n", ours.cpuPerEditMs);
+    System.out.println("  didOpen of the same file on the warm server: " + Stats.of(ours.warmOpens));
     for (Completion c : ours.completions) {
       System.out.println("  completion " + c.where + ": " + (c.samples == null ? "not available (the server does"
           + " not offer completionProvider)" : Stats.of(c.samples) + " (" + c.items + " items)"));
@@ -135,6 +138,7 @@ public final class LspLatency {
         System.out.println("  didChange -> publishDiagnostics: " + Stats.of(b.samples)
             + "  (diagnostics per version: " + range(b.counts) + ")");
         System.out.printf(Locale.ROOT, "  server CPU time per measured edit: %.1f ms%n", b.cpuPerEditMs);
+        System.out.println("  didOpen of the same file on the warm server: " + Stats.of(b.warmOpens));
       }
     }
 
@@ -213,7 +217,7 @@ public final class LspLatency {
   record Completion(String where, List<Double> samples, int items) {}
 
   record Hooklens(String server, double firstMs, int firstCount, List<Double> samples, List<Integer> counts,
-      double cpuPerEditMs, List<Completion> completions) {}
+      double cpuPerEditMs, List<Completion> completions, List<Double> warmOpens) {}
 
   /**
    * CPU time a process has used (user and system, all threads), from {@code /proc}: what an edit costs
@@ -266,8 +270,26 @@ public final class LspLatency {
       completions.add(completion(client, offered, uri, "in annotations", keyPosition(text, "    helm.sh/hook-delete-policy")));
       String name = client.initializeResult().getServerInfo() == null ? "hooklens"
           : client.initializeResult().getServerInfo().getName() + " " + client.initializeResult().getServerInfo().getVersion();
-      return new Hooklens(name, firstMs, a.count(), samples, counts, cpuPerEdit, completions);
+      return new Hooklens(name, firstMs, a.count(), samples, counts, cpuPerEdit, completions, warmOpens(client, file,
+          manifest.text()));
     }
+  }
+
+  /**
+   * The same file opened again under new names on the warm server, one after the other, each closed once its
+   * diagnostics arrive: from {@code didOpen} to its first diagnostics, in milliseconds.
+   */
+  private static List<Double> warmOpens(LspClient client, Path file, String text) throws Exception {
+    List<Double> out = new ArrayList<>();
+    for (int i = 0; i < WARM_OPENS; i++) {
+      String uri = file.resolveSibling("manifest-open-" + i + ".yaml").toUri().toString();
+      CompletableFuture<LspClient.Arrival> first = client.expect(uri, 1);
+      long start = System.nanoTime();
+      client.open(uri, text);
+      out.add((first.get(60, TimeUnit.SECONDS).nanos() - start) / 1e6);
+      client.close(uri);
+    }
+    return out;
   }
 
   /** After the first event of the first {@code helm.sh/hook:} line, where a comma would follow. */
@@ -313,7 +335,7 @@ public final class LspLatency {
   }
 
   record Baseline(String server, boolean noDelay, double firstMs, int firstCount, List<Double> samples,
-      List<Integer> counts, double cpuPerEditMs) {}
+      List<Integer> counts, double cpuPerEditMs, List<Double> warmOpens) {}
 
   private Baseline yamlLs(Path file, Path editsFile, Path schema, boolean noDelay) throws Exception {
     Path script = repo.resolve("benchmarks/yaml-ls/latency.js");
@@ -335,7 +357,7 @@ public final class LspLatency {
     return new Baseline(o.get("server").getAsString() + " on Node " + o.get("node").getAsString(), noDelay,
         o.get("firstDiagnosticsMs").getAsDouble(), o.get("firstDiagnostics").getAsInt(),
         doubles(o.getAsJsonArray("samplesMs")), ints(o.getAsJsonArray("diagnosticCounts")),
-        o.get("cpuPerEditMs").getAsDouble());
+        o.get("cpuPerEditMs").getAsDouble(), doubles(o.getAsJsonArray("warmOpensMs")));
   }
 
   private static List<Double> doubles(JsonArray a) {
