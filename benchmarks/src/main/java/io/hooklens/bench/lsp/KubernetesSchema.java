@@ -76,6 +76,24 @@ public final class KubernetesSchema {
   }
 
   static String generate() throws IOException {
+    SchemaBuilder builder = generator().buildMultipleSchemaDefinitions();
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode root = mapper.createObjectNode();
+    root.put("$schema", "http://json-schema.org/draft-07/schema#");
+    ArrayNode allOf = root.putArray("allOf");
+    for (Map.Entry<String, Class<?>> kind : KINDS.entrySet()) {
+      ObjectNode when = allOf.addObject();
+      ObjectNode condition = when.putObject("if");
+      condition.putObject("properties").putObject("kind").put("const", kind.getKey());
+      condition.putArray("required").add("kind");
+      when.set("then", builder.createSchemaReference(kind.getValue()));
+    }
+    root.set("definitions", builder.collectDefinitions("definitions"));
+    return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+  }
+
+  /** Draft 7, strict, from the fabric8 classes: one per file as here, or per kind as {@link KubeconformSchemas}. */
+  static SchemaGenerator generator() {
     SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(SchemaVersion.DRAFT_7,
         OptionPreset.PLAIN_JSON)
         .with(new JacksonModule())
@@ -99,20 +117,6 @@ public final class KubernetesSchema {
     });
     // fabric8's catch-all for unknown fields; the API has no such property.
     config.forFields().withIgnoreCheck(field -> field.getName().equals("additionalProperties"));
-    SchemaGenerator generator = new SchemaGenerator(config.build());
-    SchemaBuilder builder = generator.buildMultipleSchemaDefinitions();
-    ObjectMapper mapper = new ObjectMapper();
-    ObjectNode root = mapper.createObjectNode();
-    root.put("$schema", "http://json-schema.org/draft-07/schema#");
-    ArrayNode allOf = root.putArray("allOf");
-    for (Map.Entry<String, Class<?>> kind : KINDS.entrySet()) {
-      ObjectNode when = allOf.addObject();
-      ObjectNode condition = when.putObject("if");
-      condition.putObject("properties").putObject("kind").put("const", kind.getKey());
-      condition.putArray("required").add("kind");
-      when.set("then", builder.createSchemaReference(kind.getValue()));
-    }
-    root.set("definitions", builder.collectDefinitions("definitions"));
-    return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+    return new SchemaGenerator(config.build());
   }
 }
