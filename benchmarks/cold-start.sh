@@ -13,13 +13,7 @@ file="${1:-examples/good.yaml}"
 jar=language-server/target/hooklens.jar
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
-ms() { # wall milliseconds of one run of a command, its output dropped
-  local start end
-  start=$(date +%s%N)
-  "$@" >/dev/null 2>&1 || true
-  end=$(date +%s%N)
-  echo $(( (end - start) / 1000000 ))
-}
+. benchmarks/timing.sh
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)

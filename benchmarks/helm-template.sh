@@ -20,13 +20,7 @@ if [ -z "$helm" ]; then
 fi
 ./hooklens version >/dev/null   # builds the jar and its archive when missing
 
-ms() { # wall milliseconds of one run of a command, its output dropped
-  local start end
-  start=$(date +%s%N)
-  "$@" >/dev/null 2>&1 || true
-  end=$(date +%s%N)
-  echo $(( (end - start) / 1000000 ))
-}
+. benchmarks/timing.sh
 
 # helm template for each values set of a chart, one process each, as a user would run them.
 helm_sets() {
