@@ -2,6 +2,7 @@ package io.hooklens.core.model;
 
 import io.hooklens.core.yaml.YMap;
 import io.hooklens.core.yaml.YScalar;
+import java.util.List;
 
 /**
  * A container of a pod spec, with the list it belongs to.
@@ -31,6 +32,25 @@ public record Container(YMap node, PodSpec pod, Kind kind, int index, String nam
   /** An init container with {@code restartPolicy: Always}, which Kubernetes runs as a sidecar. */
   public boolean isSidecar() {
     return kind == Kind.INIT && "Always".equals(node.string("restartPolicy"));
+  }
+
+  /**
+   * The key of an init container that sets {@code lifecycle} and misspells {@code restartPolicy: Always}
+   * ({@code restartPolcy: Always}), else null. The API drops the key, so the container is no sidecar and its
+   * lifecycle gets the pod rejected: HL118 says so on this key, and the unknown-field rules say nothing more. No
+   * field of a container is within two edits of restartPolicy, so any key that near misspells it.
+   */
+  public YMap.Entry misspeltSidecar() {
+    if (kind != Kind.INIT || node.entry("restartPolicy") != null || node.entry("lifecycle") == null) {
+      return null;
+    }
+    for (YMap.Entry e : node.entries()) {
+      if (!e.key().isTemplated() && e.value() instanceof YScalar v && "Always".equals(v.value())
+          && Spelling.nearestField(e.key().value(), List.of("restartPolicy")).contains("restartPolicy")) {
+        return e;
+      }
+    }
+    return null;
   }
 
   /**

@@ -5,6 +5,7 @@ import io.hooklens.core.engine.Rule;
 import io.hooklens.core.engine.RuleContext;
 import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.engine.Severity;
+import io.hooklens.core.model.Container;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.PodSpec;
 import io.hooklens.core.model.Spelling;
@@ -57,7 +58,7 @@ public final class HelmHookUnknownField implements Rule {
       }
       PodSpec pod = h.podSpec(doc);
       for (SchemaCheck.Violation v : Schema.HOOK_POD.validate(h.resource().root())) {
-        if (v.keyword().equals("additionalProperties")) {
+        if (v.keyword().equals("additionalProperties") && !misspeltSidecar(doc, v)) {
           report(ctx, h, v, pod != null && standsFor(v, pod, RESTART_POLICY) ? dropsRestartPolicy(h) : "");
         }
       }
@@ -88,6 +89,17 @@ public final class HelmHookUnknownField implements Rule {
     return (at.equals(pod.node().range())
             && Spelling.nearestField(v.property(), SchemaCheck.properties(v.schema())).contains(field))
         || (above != null && at.equals(above.range()) && v.property().equals(field));
+  }
+
+  /** Whether the unknown key is an init container's misspelt {@code restartPolicy: Always}, which HL118 reports. */
+  private static boolean misspeltSidecar(HookDocument doc, SchemaCheck.Violation v) {
+    for (Container c : doc.containers()) {
+      YMap.Entry e = c.misspeltSidecar();
+      if (e != null && c.node().range().equals(v.node().range()) && e.key().value().equals(v.property())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** What dropping the pod's restartPolicy does, said here since HL215 and HL216 do not say it again. */

@@ -17,8 +17,13 @@ import io.hooklens.core.yaml.YScalar;
     severity = Severity.ERROR,
     remediation = "Remove lifecycle from the init container, or add restartPolicy: Always if it is meant to run"
         + " as a sidecar for the life of the pod.",
-    messages = @Message(id = "forbidden", text = "Init container \"{0}\" sets lifecycle, which the API allows only"
-        + " on sidecar init containers (restartPolicy: Always); the pod is rejected."))
+    messages = {
+        @Message(id = "forbidden", text = "Init container \"{0}\" sets lifecycle, which the API allows only"
+            + " on sidecar init containers (restartPolicy: Always); the pod is rejected."),
+        @Message(id = "misspelt", text = "Init container \"{0}\" sets lifecycle but misspells restartPolicy as"
+            + " \"{1}\": the API drops the unknown field, so the container is no sidecar, and a lifecycle on"
+            + " it gets the pod rejected.")
+    })
 public final class LifecycleOnInitContainer implements Rule {
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
@@ -28,6 +33,11 @@ public final class LifecycleOnInitContainer implements Rule {
       }
       YScalar restartPolicy = c.node().scalar("restartPolicy");
       if (restartPolicy != null ? restartPolicy.isTemplated() : c.hidesContent()) {
+        continue;
+      }
+      YMap.Entry misspelt = c.misspeltSidecar();
+      if (misspelt != null) {
+        ctx.report(misspelt.key(), "misspelt", c.displayName(), misspelt.key().value());
         continue;
       }
       YMap.Entry lifecycle = c.node().entry("lifecycle");
