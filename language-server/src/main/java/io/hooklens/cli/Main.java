@@ -1,6 +1,7 @@
 package io.hooklens.cli;
 
 import io.hooklens.app.ChartLint;
+import io.hooklens.lsp.WarmUp;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -25,6 +26,9 @@ public final class Main {
       // Helm's render worker (a JVM loading Helm) takes most of a one-chart lint's start: it starts now, beside
       // the parsing and set-up before the chart is met, rather than after them.
       ChartLint.prepare();
+    }
+    if (args.length > 0 && args[0].equals("lsp")) {
+      WarmUp.start();
     }
     System.exit(run(args));
   }
