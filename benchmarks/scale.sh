@@ -88,16 +88,16 @@ fi
 
 awk -F'\t' '$1 == "meta" { printf "%-11s %s\n", $2 ":", $3 }' "$results"
 echo
-echo "| manifests | YAML (MB) | wall (s) | CPU (s) | peak RSS (MB) | wall / bare JVM | wall per manifest (ms) | peak RSS per manifest (kB) | runs | exit |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| manifests | YAML (MB) | wall (s) | CPU (s) | peak RSS (MB) | wall / bare JVM | wall per manifest added (ms) | CPU per manifest added (ms) | peak RSS per manifest added (kB) | runs | exit |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 awk -F'\t' '$1 == "lint" {
-  if ($2 == "baseline") { bw = $4; printf "| bare JVM (`java -version`) | | %.2f | %.2f | %.0f | 1.00 | | | %d | %s |\n", $4 / 1000, $5 / 1000, $6 / 1024, $7, $8; next }
-  if (!(1 in w)) { w[1] = $4; m[1] = $6; n1 = $2 }
-  per_w = $2 > n1 ? sprintf("%.2f", ($4 - w[1]) / ($2 - n1)) : ""
-  per_m = $2 > n1 ? sprintf("%.1f", ($6 - m[1]) / ($2 - n1)) : ""
-  printf "| %d | %.2f | %.2f | %.2f | %.0f | %.2f | %s | %s | %d | %s |\n", $2, $3, $4 / 1000, $5 / 1000, $6 / 1024, $4 / bw, per_w, per_m, $7, $8
+  if ($2 == "baseline") { bw = $4; printf "| bare JVM (`java -version`) | | %.2f | %.2f | %.0f | 1.00 | | | | %d | %s |\n", $4 / 1000, $5 / 1000, $6 / 1024, $7, $8; next }
+  if (n != "") added = sprintf("%.2f | %.2f | %.1f", ($4 - w) / ($2 - n), ($5 - c) / ($2 - n), ($6 - m) / ($2 - n))
+  else added = " | | "
+  printf "| %d | %.3f | %.2f | %.2f | %.0f | %.2f | %s | %d | %s |\n", $2, $3, $4 / 1000, $5 / 1000, $6 / 1024, $4 / bw, added, $7, $8
+  n = $2; w = $4; c = $5; m = $6
 }' "$results"
-echo "(per manifest: growth over the smallest folder, divided by the manifests added; exit 1 means findings)"
+echo "(per manifest added: growth over the row before, divided by the manifests added; exit 1 means findings)"
 if [ -n "$docs" ]; then
   echo
   echo "| open documents | text (MB) | all diagnosed (s) | peak RSS (MB) | RSS (MB) | RSS after GC (MB) | heap used after GC (MB) | RSS after GC per document (MB) | heap per document (kB) |"
