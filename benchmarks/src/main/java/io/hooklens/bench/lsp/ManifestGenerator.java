@@ -36,18 +36,29 @@ final class ManifestGenerator {
     int expected = Math.max(3, targetLines / 100);
     while (g.line < targetLines) {
       boolean site = groups == 1 || groups == expected / 2 || groups == expected - 2;
-      g.group(groups++, site);
+      int i = groups++;
+      g.group(i, site, i == 5 || i == 31);
     }
     return new Manifest(g.out.toString(), g.line, List.copyOf(g.sites), g.planted);
   }
 
-  private void group(int i, boolean editSite) {
+  /**
+   * One application's file, about 100 lines: the group {@code i} of {@link #generate}, with its planted
+   * problems, and a DeploymentConfig in one file of 20.
+   */
+  static String file(int i) {
+    ManifestGenerator g = new ManifestGenerator();
+    g.group(i, false, i % 20 == 5);
+    return g.out.toString();
+  }
+
+  private void group(int i, boolean editSite, boolean withDeploymentConfig) {
     String app = "app-" + i;
     deployment(app, i, editSite);
     hookJob(app, i, editSite);
     configMap(app, i);
     service(app, i);
-    if (i == 5 || i == 31) {
+    if (withDeploymentConfig) {
       deploymentConfig(app);
     }
   }
