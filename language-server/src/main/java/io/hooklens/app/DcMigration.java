@@ -17,6 +17,7 @@ import org.snakeyaml.engine.v2.constructor.StandardConstructor;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.Tag;
 import org.snakeyaml.engine.v2.representer.StandardRepresenter;
 
 /**
@@ -53,6 +54,7 @@ public final class DcMigration {
   }
 
   private static final ObjectWriter JSON = new ObjectMapper().writerWithDefaultPrettyPrinter();
+  private static final ObjectWriter FLOW = new ObjectMapper().writer();
 
   private DcMigration() {}
 
@@ -117,7 +119,9 @@ public final class DcMigration {
     try {
       new Compose(settings).composeAllFromString(text).forEach(nodes::add);
       for (Node node : nodes) {
-        docs.add(new StandardConstructor(settings).constructSingleDocument(java.util.Optional.of(node)));
+        // A document of comments only has no object; its comments are kept all the same.
+        docs.add(node.getTag().equals(Tag.COMMENT) ? null
+            : new StandardConstructor(settings).constructSingleDocument(java.util.Optional.of(node)));
       }
     } catch (MarkedYamlEngineException e) {
       throw new BadInput("line " + (e.getProblemMark().map(m -> m.getLine() + 1).orElse(0)) + ": "
@@ -305,11 +309,14 @@ public final class DcMigration {
     }
     if (source.isEmpty()) {
       // A Job without an image is refused by the API: the hook stays a note to act on, as HL307 words it.
-      String missing = "no container named \"" + containerName + "\" in the template (containers: "
+      boolean init = podSpec.get("initContainers") instanceof List<?> inits
+          && inits.stream().anyMatch(c -> containerName != null && containerName.equals(map(c).get("name")));
+      String missing = (init ? "\"" + containerName + "\" is an init container, and a hook takes only a regular"
+          + " one" : "no container named \"" + containerName + "\" in the template") + " (containers: "
           + String.join(", ", names) + ")";
       kept.toNote(params, phase, run.note(name + ": TODO: the " + phase + " hook was not migrated: " + missing
           + ". Set its containerName to one of them and migrate again, or write its Job by hand; it runs "
-          + exec.get("command") + "."));
+          + flow(exec.get("command")) + "."));
       run.leftOut.add(name + " " + phase + " hook: " + missing);
       return java.util.Optional.empty();
     }
@@ -397,6 +404,15 @@ public final class DcMigration {
     kept.move(exec, "volumes", jobPod, jobPod.containsKey("volumes") ? "volumes" : "containers");
     kept.rest(params, phase, job, "apiVersion");
     return java.util.Optional.of(job);
+  }
+
+  /** A value as one line that YAML reads back: JSON, or as it is when JSON cannot hold it. */
+  private static String flow(Object value) {
+    try {
+      return FLOW.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      return String.valueOf(value);
+    }
   }
 
   private static Map<?, ?> map(Object o) {

@@ -51,6 +51,13 @@ final class KeptComments {
 
   /** Reads the comments of a document, composed as {@code node}, loaded as {@code object}. */
   void read(Node node, Object object) {
+    if (!(object instanceof Map<?, ?>) && !(object instanceof List<?>)) {
+      // Only comments, or a bare scalar: no field to keep them on.
+      Object holder = new ArrayList<>();
+      roots.add(holder);
+      add(holder, END, "a document without an object", node.getBlockComments(), node.getInLineComments());
+      return;
+    }
     roots.add(object);
     read(node, object, "", Collections.newSetFromMap(new IdentityHashMap<>()));
   }
@@ -79,9 +86,7 @@ final class KeptComments {
       for (int i = 0; i < s.getValue().size() && i < items.size(); i++) {
         Node item = s.getValue().get(i);
         String at = path + "[" + i + "]";
-        if (item instanceof ScalarNode) {
-          add(items, i, at, item.getBlockComments(), item.getInLineComments());
-        }
+        add(items, i, at, item.getBlockComments(), item.getInLineComments());
         read(item, items.get(i), at, seen);
       }
     }
@@ -185,9 +190,15 @@ final class KeptComments {
     } else if (node instanceof SequenceNode s && object instanceof List<?> items) {
       for (int i = 0; i < s.getValue().size(); i++) {
         Node item = s.getValue().get(i);
+        // Written in block style, a mapping item has no line of its own: its comments lead its first key.
+        Node at = item instanceof MappingNode m && !m.getValue().isEmpty() ? m.getValue().get(0).getKeyNode() : null;
         for (Entry e : take(object, i)) {
-          item.setBlockComments(join(item.getBlockComments(), e.block));
-          item.setInLineComments(join(item.getInLineComments(), e.inline));
+          if (at != null) {
+            at.setBlockComments(join(at.getBlockComments(), asBlock(e)));
+          } else {
+            item.setBlockComments(join(item.getBlockComments(), e.block));
+            item.setInLineComments(join(item.getInLineComments(), e.inline));
+          }
         }
         attach(items.get(i), item, seen);
       }

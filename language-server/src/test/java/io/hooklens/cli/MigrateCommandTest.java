@@ -97,10 +97,21 @@ class MigrateCommandTest {
     String text = Files.readString(out);
     assertFalse(text.contains("shop-pre-hook"), text);
     assertHas(text, "# shop: TODO: the pre hook was not migrated: no container named \"missing\" in the template"
-        + " (containers: shop).", "it runs [/bin/migrate].", "#   # c-pre: migrates the schema",
+        + " (containers: shop).", "it runs [\"/bin/migrate\"].", "#   # c-pre: migrates the schema",
         "#   # c-pre-container", "name: shop-post-hook");
     CliRun lint = CliRun.of("lint", out.toString());
     assertEquals(0, lint.exit(), lint.out() + lint.err());
+  }
+
+  @Test
+  void aHookNamingAnInitContainerIsATodoNoteSayingSo() throws Exception {
+    String dc = CommentPlaces.fixture().replace("containerName: shop # c-pre-container", "containerName: setup")
+        .replace("      containers:\n", "      initContainers:\n        - {name: setup, image: busybox}\n"
+            + "      containers:\n");
+    DcMigration.Result r = DcMigration.migrate(dc);
+    assertEquals(List.of("shop pre hook: \"setup\" is an init container, and a hook takes only a regular one"
+        + " (containers: shop)"), r.leftOut(), r.text());
+    assertFalse(r.text().contains("shop-pre-hook"), r.text());
   }
 
   @Test
