@@ -30,6 +30,7 @@ public final class MigrateCommand implements Runnable {
       exitCodeListHeading = "%nExit codes:%n",
       exitCodeList = {
           "0:migrated, or nothing to migrate",
+          "1:migrated, but a hook names a container the template lacks: it is a TODO note, not a Job",
           "2:usage error, unreadable input or input that is not YAML or JSON",
           "3:internal error"})
   static final class Dc implements Callable<Integer> {
@@ -69,11 +70,15 @@ public final class MigrateCommand implements Runnable {
       // The notes lead the result as comments; stderr says only how much was done, so pipes stay clean.
       spec.commandLine().getErr().println("hooklens: migrated " + result.migrated() + " DeploymentConfig(s), "
           + result.notes().size() + " note(s)");
+      for (String hook : result.leftOut()) {
+        spec.commandLine().getErr().println("hooklens: not migrated, see its TODO note: " + hook);
+      }
+      int done = result.leftOut().isEmpty() ? ExitCodes.CLEAN : ExitCodes.FINDINGS;
       Path out = target == null ? null : target.inPlace ? file : target.out;
       if (out == null) {
         spec.commandLine().getOut().print(result.text());
         spec.commandLine().getOut().flush();
-        return ExitCodes.CLEAN;
+        return done;
       }
       try {
         AtomicFiles.write(out, result.text().getBytes(StandardCharsets.UTF_8));
@@ -81,7 +86,7 @@ public final class MigrateCommand implements Runnable {
         spec.commandLine().getErr().println("hooklens: cannot write " + out + ": " + e.getMessage());
         return ExitCodes.USAGE;
       }
-      return ExitCodes.CLEAN;
+      return done;
     }
   }
 }

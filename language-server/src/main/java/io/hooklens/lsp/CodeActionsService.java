@@ -128,6 +128,11 @@ final class CodeActionsService {
     }
     String title = result.migrated() == 1 ? "Migrate this DeploymentConfig to a Deployment"
         : "Migrate the " + result.migrated() + " DeploymentConfigs of this " + top.kind() + " to Deployments";
+    if (!result.leftOut().isEmpty()) {
+      // A hook whose container is missing is no Job but a TODO note: the title says so before it is applied.
+      title += " (" + result.leftOut().size() + " hook(s) left as TODO notes: " + String.join("; ", result.leftOut())
+          + ")";
+    }
     if (json && !result.notes().isEmpty()) {
       // JSON has no comments to carry them.
       title += " (" + result.notes().size() + " trade-offs JSON cannot hold: hooklens migrate dc lists them)";

@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hooklens.app.CommentPlaces;
 import io.hooklens.app.DcMigration;
 import io.hooklens.rules.BuiltInRules;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.lsp4j.CodeAction;
 import org.eclipse.lsp4j.CodeActionContext;
@@ -325,6 +328,42 @@ class CodeActionsTest {
   }
 
   @Test
+  void migrationKeepsEveryCommentOfTheDcWithWhatTheDeploymentOrItsJobsMakeOfItsField() throws Exception {
+    String text = CommentPlaces.fixture();
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/commented.yaml";
+      open(s, uri, "yaml", text);
+      List<CodeAction> actions = refactors(s, uri, 5);
+      assertEquals(List.of("Migrate this DeploymentConfig to a Deployment"),
+          actions.stream().map(CodeAction::getTitle).toList());
+      Applied applied = applyAndAwait(s, uri, text, actions.get(0).getEdit(), 2);
+      Map<String, List<String>> expected = new TreeMap<>();
+      CommentPlaces.EXPECTED.forEach((mark, place) -> expected.put(mark, List.of(place)));
+      // The comment lines after the object stay where they were: after the last Job it becomes.
+      expected.put("c-end", List.of("Job/shop-post-hook (end)"));
+      assertEquals(expected, new TreeMap<>(CommentPlaces.of(applied.text())), applied.text());
+      assertCleanButHl223(applied);
+    }
+  }
+
+  @Test
+  void aHookNamingAContainerTheTemplateLacksIsNamedInTheTitleAndLeftAsATodoNote() throws Exception {
+    String text = CommentPlaces.fixture().replace("containerName: shop # c-pre-container", "containerName: missing");
+    try (LspSession s = LspSession.start()) {
+      String uri = "file:///work/missing.yaml";
+      assertEquals(1, open(s, uri, "yaml", text).stream().filter(d -> d.getCode().getLeft().equals("HL307")).count());
+      List<CodeAction> actions = refactors(s, uri, 5);
+      assertEquals(List.of("Migrate this DeploymentConfig to a Deployment (1 hook(s) left as TODO notes: shop pre"
+          + " hook: no container named \"missing\" in the template (containers: shop))"),
+          actions.stream().map(CodeAction::getTitle).toList());
+      Applied applied = applyAndAwait(s, uri, text, actions.get(0).getEdit(), 2);
+      assertTrue(applied.text().contains("# shop: TODO: the pre hook was not migrated") && !applied.text()
+          .contains("shop-pre-hook") && applied.text().contains("#   # c-pre: migrates the schema"), applied.text());
+      assertCleanButHl223(applied);
+    }
+  }
+
+  @Test
   void migrationKeepsTheFilesCrlfLineBreaks() throws Exception {
     String text = (HEAD + DC + TAIL).replace("\n", "\r\n");
     try (LspSession s = LspSession.start()) {
@@ -388,9 +427,11 @@ class CodeActionsTest {
       Applied applied = applyAndAwait(s, uri, bad, actions.get(0).getEdit(), 2);
       List<Object> docs = new ArrayList<>();
       new Load(LoadSettings.builder().build()).loadAllFromString(applied.text()).forEach(docs::add);
-      assertEquals(List.of("Deployment", "Job"), docs.stream().map(d -> ((java.util.Map<?, ?>) d).get("kind")).toList(),
+      assertEquals(List.of("Deployment"), docs.stream().map(d -> ((java.util.Map<?, ?>) d).get("kind")).toList(),
           applied.text());
       assertTrue(applied.text().contains("the pre hook is not a mapping"), applied.text());
+      assertTrue(applied.text().contains("TODO: the post hook was not migrated: no container named \"{a=b}\""),
+          applied.text());
       String broken = bad.replace("template: 3", "template: [3");
       s.change(uri, 3, new TextDocumentContentChangeEvent(broken));
       s.client.awaitDiagnostics(uri, 3);
