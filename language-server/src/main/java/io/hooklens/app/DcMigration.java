@@ -26,6 +26,10 @@ import org.snakeyaml.engine.v2.representer.StandardRepresenter;
  * input's comments go with what the output makes of the field they were on, or with its note.
  */
 public final class DcMigration {
+  /** DeploymentConfig spec fields a Deployment's spec has too, with the same meaning and default. */
+  private static final List<String> SAME_FIELDS = List.of("replicas", "minReadySeconds", "revisionHistoryLimit",
+      "paused");
+
   /**
    * A migrated text and what the user must know about it; {@code leftOut} names the hooks that could not be
    * written, each also said in a note.
@@ -176,6 +180,20 @@ public final class DcMigration {
     return List.of(o);
   }
 
+  /** The strategy's fields that shape OpenShift's deployer pod, which a Deployment does not have. */
+  private static void deployerPod(String name, Map<?, ?> strategy, Run run) {
+    if ("Custom".equals(strategy.get("type")) || strategy.containsKey("customParams")) {
+      run.kept.toNote(strategy, strategy.containsKey("customParams") ? "customParams" : "type", run.note(name
+          + ": the Custom strategy runs its own deployer image, which a Deployment cannot; it became RollingUpdate."));
+    }
+    for (String key : List.of("resources", "labels", "annotations", "activeDeadlineSeconds")) {
+      if (strategy.containsKey(key)) {
+        run.kept.toNote(strategy, key, run.note(name + ": strategy." + key + " applies to OpenShift's deployer pod,"
+            + " which a Deployment does not have; dropped."));
+      }
+    }
+  }
+
   private static List<Object> deploymentConfig(Map<?, ?> dc, Run run) {
     KeptComments kept = run.kept;
     Map<?, ?> meta = map(dc.get("metadata"));
@@ -184,8 +202,11 @@ public final class DcMigration {
     Map<?, ?> spec = map(dc.get("spec"));
     Map<?, ?> template = map(spec.get("template"));
     Map<Object, Object> dspec = new LinkedHashMap<>();
-    if (spec.containsKey("replicas")) {
-      dspec.put("replicas", spec.get("replicas"));
+    // Fields a Deployment has with the same meaning and default.
+    for (String key : SAME_FIELDS) {
+      if (spec.containsKey(key)) {
+        dspec.put(key, spec.get(key));
+      }
     }
     Object selector = spec.get("selector");
     if (selector == null) {
@@ -211,12 +232,18 @@ public final class DcMigration {
       if (!rolling.isEmpty()) {
         dstrategy.put("rollingUpdate", rolling);
       }
-      for (String key : List.of("intervalSeconds", "updatePeriodSeconds", "timeoutSeconds")) {
-        if (params.containsKey(key)) {
-          kept.toNote(params, key, run.note(name + ": rollingParams." + key + " has no Deployment field; see"
-              + " progressDeadlineSeconds."));
-        }
+    }
+    for (String key : List.of("intervalSeconds", "updatePeriodSeconds", "timeoutSeconds")) {
+      if (params.containsKey(key)) {
+        kept.toNote(params, key, run.note(name + ": " + paramsKey + "." + key + " has no Deployment field; see"
+            + " progressDeadlineSeconds."));
       }
+    }
+    deployerPod(name, strategy, run);
+    if (spec.containsKey("test")) {
+      kept.toNote(spec, "test", run.note(name + ": spec.test has no Deployment field: a test DC scales to 0 once"
+          + " its rollout ends, which a Deployment never does; scale it down yourself, or run the check as a"
+          + " Helm test hook."));
     }
     dspec.put("strategy", dstrategy);
     dspec.put("template", template);
@@ -229,7 +256,7 @@ public final class DcMigration {
     for (Object key : List.of("apiVersion", "kind", "metadata", "spec", KeptComments.END)) {
       kept.move(dc, key, deployment, key);
     }
-    for (String key : List.of("replicas", "selector", "strategy", "template")) {
+    for (String key : dspec.keySet().stream().map(String::valueOf).toList()) {
       kept.move(spec, key, dspec, key);
     }
     kept.move(strategy, "type", dstrategy, "type");

@@ -115,6 +115,58 @@ class MigrateCommandTest {
   }
 
   @Test
+  void fieldsADeploymentSharesAreKeptAndEveryOtherFieldHasANote() throws Exception {
+    DcMigration.Result r = DcMigration.migrate("""
+        apiVersion: apps.openshift.io/v1
+        kind: DeploymentConfig
+        metadata: {name: api}
+        spec:
+          replicas: 2
+          minReadySeconds: 15 # settle first
+          revisionHistoryLimit: 3
+          paused: true
+          test: false
+          selector: {app: api}
+          strategy:
+            type: Recreate
+            recreateParams: {timeoutSeconds: 900}
+            resources: {limits: {cpu: 100m}}
+            activeDeadlineSeconds: 3600
+          template:
+            metadata: {labels: {app: api}}
+            spec:
+              containers: [{name: api, image: registry.example/api:1.2}]
+        """);
+    assertHas(r.text(), "minReadySeconds: 15 # settle first", "revisionHistoryLimit: 3", "paused: true",
+        "# api: recreateParams.timeoutSeconds has no Deployment field; see progressDeadlineSeconds.",
+        "# api: spec.test has no Deployment field", "# api: strategy.resources applies to OpenShift's deployer pod",
+        "# api: strategy.activeDeadlineSeconds applies to OpenShift's deployer pod");
+    assertFalse(r.text().contains("test: false"), r.text());
+    Path out = dir.resolve("migrated.yaml");
+    Files.writeString(out, r.text());
+    CliRun lint = CliRun.of("lint", out.toString());
+    assertEquals(0, lint.exit(), lint.out() + lint.err());
+  }
+
+  @Test
+  void aCustomStrategySaysItBecameRollingUpdate() throws Exception {
+    DcMigration.Result r = DcMigration.migrate("""
+        apiVersion: apps.openshift.io/v1
+        kind: DeploymentConfig
+        metadata: {name: api}
+        spec:
+          strategy:
+            type: Custom
+            customParams: {image: registry.example/deployer:1}
+          template:
+            metadata: {labels: {app: api}}
+            spec:
+              containers: [{name: api, image: registry.example/api:1.2}]
+        """);
+    assertHas(r.text(), "type: RollingUpdate", "# api: the Custom strategy runs its own deployer image");
+  }
+
+  @Test
   void inputThatIsNotYamlIsAUsageErrorWithItsLine() throws Exception {
     Path file = dir.resolve("bad.yaml");
     Files.writeString(file, "kind: DeploymentConfig\nspec: [unclosed\n");
