@@ -7,7 +7,6 @@ import io.hooklens.chart.ValuesSet;
 import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.LintResult;
 import io.hooklens.core.engine.Linter;
-import io.hooklens.core.engine.RuleInfo;
 import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.model.Resource;
 import io.hooklens.core.model.helm.HelmAnnotations;
@@ -44,7 +43,6 @@ public final class ChartLint {
   private static final String CHART_YAML = "Chart.yaml";
   private static final Pattern DEFINE = Pattern.compile("(\\{\\{-?\\s*)define\\b");
   private static final Pattern MANIFEST_KIND = Pattern.compile("(?m)^[ \\t]*kind:[ \\t]*[A-Z]\\w*[ \\t]*$");
-  private static final String RENDER_FAILED = HelmRenderFailed.class.getAnnotation(RuleInfo.class).id();
 
   /**
    * Values as Helm takes them, and how the chart is prepared for Helm.
@@ -398,6 +396,6 @@ public final class ChartLint {
   }
 
   private static boolean hasRenderFailure(ChartLinter.ChartFile f) {
-    return f.result().findings().stream().anyMatch(x -> x.ruleId().equals(RENDER_FAILED));
+    return f.result().findings().stream().anyMatch(x -> x.ruleId().equals(HelmRenderFailed.ID));
   }
 }

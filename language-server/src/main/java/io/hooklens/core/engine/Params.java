@@ -9,10 +9,15 @@ import java.util.TreeSet;
 
 /** Binds rule parameter records from configuration values, with their documented defaults. */
 public final class Params {
+  private static final NoParams NO_PARAMS = new NoParams();
+
   private Params() {}
 
   /** The record built from every component's {@link Param#defaultValue()}. */
   static Record defaults(Class<? extends Record> type) {
+    if (type == NoParams.class) {
+      return NO_PARAMS;
+    }
     List<String> errors = new ArrayList<>();
     Record r = bind(type, Map.of(), errors);
     if (!errors.isEmpty()) {

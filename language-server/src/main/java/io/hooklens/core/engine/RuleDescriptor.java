@@ -9,13 +9,34 @@ public final class RuleDescriptor {
   private static final String DOCS_BASE = "https://github.com/hooklens/hooklens/blob/main/docs/rules/";
 
   private final Rule rule;
-  private final RuleInfo info;
-  private final Map<String, String> messages = new LinkedHashMap<>();
-  private final Record defaultParams;
+  private final String id;
+  private final String name;
+  private final String summary;
+  private final Severity severity;
+  private final String remediation;
+  private final Map<String, String> messages;
+  private final Class<? extends Record> paramsType;
+  private final boolean fixable;
+  private final List<String> aliases;
+  private Record defaultParams;
 
-  RuleDescriptor(Rule rule) {
+  RuleDescriptor(Rule rule, String id, String name, String summary, Severity severity, String remediation,
+      Map<String, String> messages, Class<? extends Record> paramsType, boolean fixable, List<String> aliases) {
     this.rule = rule;
-    this.info = rule.getClass().getAnnotation(RuleInfo.class);
+    this.id = id;
+    this.name = name;
+    this.summary = summary;
+    this.severity = severity;
+    this.remediation = remediation;
+    this.messages = messages;
+    this.paramsType = paramsType;
+    this.fixable = fixable;
+    this.aliases = aliases;
+  }
+
+  /** The descriptor of a rule from its {@link RuleInfo}, checked. */
+  static RuleDescriptor of(Rule rule) {
+    RuleInfo info = rule.getClass().getAnnotation(RuleInfo.class);
     if (info == null) {
       throw new IllegalArgumentException(rule.getClass().getName() + " has no @RuleInfo");
     }
@@ -35,12 +56,17 @@ public final class RuleDescriptor {
     if (info.messages().length == 0) {
       throw new IllegalArgumentException(where + ": declares no messages");
     }
+    Map<String, String> messages = new LinkedHashMap<>();
     for (Message m : info.messages()) {
       if (messages.put(m.id(), m.text()) != null) {
         throw new IllegalArgumentException(where + ": message id " + m.id() + " declared twice");
       }
     }
-    this.defaultParams = Params.defaults(info.params());
+    RuleDescriptor d = new RuleDescriptor(rule, info.id(), info.name(), info.summary(), info.severity(),
+        info.remediation(), messages, info.params(), info.fixable(), List.of(info.aliases()));
+    // Refuses parameters without valid defaults at registration rather than at the first lint.
+    d.defaultParams();
+    return d;
   }
 
   public Rule rule() {
@@ -48,32 +74,32 @@ public final class RuleDescriptor {
   }
 
   public String id() {
-    return info.id();
+    return id;
   }
 
   public String name() {
-    return info.name();
+    return name;
   }
 
   public String summary() {
-    return info.summary();
+    return summary;
   }
 
   public Severity severity() {
-    return info.severity();
+    return severity;
   }
 
   public String remediation() {
-    return info.remediation();
+    return remediation;
   }
 
   public List<String> aliases() {
-    return List.of(info.aliases());
+    return aliases;
   }
 
   /** Whether the rule's findings may carry fixes. */
   public boolean fixable() {
-    return info.fixable();
+    return fixable;
   }
 
   public Map<String, String> messages() {
@@ -81,21 +107,25 @@ public final class RuleDescriptor {
   }
 
   public Class<? extends Record> paramsType() {
-    return info.params();
+    return paramsType;
   }
 
+  /** Built on first use: most rules take no parameters, and binding a record's takes reflection. */
   public Record defaultParams() {
+    if (defaultParams == null) {
+      defaultParams = Params.defaults(paramsType);
+    }
     return defaultParams;
   }
 
   /** The rule's documentation page. */
   public String docsUrl() {
-    return DOCS_BASE + info.id() + ".md";
+    return DOCS_BASE + id + ".md";
   }
 
   /** The family a rule belongs to, from its id. */
   public String family() {
-    return switch (info.id().charAt(2)) {
+    return switch (id.charAt(2)) {
       case '0' -> "Input and suppressions";
       case '1' -> "Container lifecycle hooks";
       case '2' -> "Helm hooks";
@@ -106,10 +136,10 @@ public final class RuleDescriptor {
 
   /** Whether an id or pattern such as {@code HL4xx} names this rule. */
   public boolean matches(String pattern) {
-    if (pattern.equalsIgnoreCase(info.id())) {
+    if (pattern.equalsIgnoreCase(id)) {
       return true;
     }
-    for (String alias : info.aliases()) {
+    for (String alias : aliases) {
       if (pattern.equalsIgnoreCase(alias)) {
         return true;
       }
@@ -118,12 +148,12 @@ public final class RuleDescriptor {
     if (p.length() == 5 && p.startsWith("HL")) {
       for (int i = 2; i < 5; i++) {
         char c = p.charAt(i);
-        if (c != 'X' && c != info.id().charAt(i)) {
+        if (c != 'X' && c != id.charAt(i)) {
           return false;
         }
       }
       return true;
     }
-    return pattern.equalsIgnoreCase(info.name());
+    return pattern.equalsIgnoreCase(name);
   }
 }

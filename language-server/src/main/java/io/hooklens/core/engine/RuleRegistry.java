@@ -21,7 +21,7 @@ public final class RuleRegistry {
   public RuleRegistry(List<? extends Rule> rules) {
     List<RuleDescriptor> list = new ArrayList<>();
     for (Rule r : rules) {
-      RuleDescriptor d = new RuleDescriptor(r);
+      RuleDescriptor d = RuleInfoIndex.descriptor(r);
       claim(d.id(), d);
       claim(d.name(), d);
       for (String alias : d.aliases()) {

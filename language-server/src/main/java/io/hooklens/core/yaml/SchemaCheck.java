@@ -1,7 +1,6 @@
 package io.hooklens.core.yaml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -13,8 +12,11 @@ import com.networknt.schema.ValidationMessage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,35 +45,75 @@ public final class SchemaCheck {
    */
   public record Violation(String keyword, YNode node, List<Object> path, String property, JsonNode schema) {}
 
-  private final JsonNode document;
-  private final JsonSchema schema;
+  /** The keywords whose errors the rules read; the others have rules of their own or none. */
+  private static final Set<String> REPORTED = Set.of("type", "additionalProperties", "required");
+  /** Keywords that never yield a reported error and hold no subschema. */
+  private static final Set<String> UNREPORTED = Set.of("$schema", "$id", "$comment", "$defs", "title", "description",
+      "default", "examples", "deprecated", "enum", "const", "pattern", "format", "minimum", "maximum",
+      "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
+      "uniqueItems", "minProperties", "maxProperties");
 
-  private SchemaCheck(JsonNode document, JsonSchema schema) {
+  private final JsonNode document;
+  private volatile JsonSchema schema;
+
+  private SchemaCheck(JsonNode document) {
     this.document = document;
-    this.schema = schema;
   }
 
-  /** Loads a draft 2020-12 schema from the classpath; a missing or broken schema is a packaging error. */
+  /**
+   * Loads a draft 2020-12 schema from the classpath; a missing or broken schema is a packaging error. The schema is
+   * read with the YAML reader, and the JSON Schema validator is built only once a subtree needs it.
+   */
   public static SchemaCheck load(String resource) {
+    String text;
     try (InputStream in = SchemaCheck.class.getClassLoader().getResourceAsStream(resource)) {
       if (in == null) {
         throw new IllegalStateException("schema " + resource + " is not on the classpath");
       }
-      JsonNode document = new ObjectMapper().readTree(in);
-      JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(document);
-      // Resolves every $ref now, so that validation never mutates the shared schema.
-      schema.initializeValidators();
-      return new SchemaCheck(document, schema);
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read schema " + resource, e);
     }
+    ParsedFile parsed = new YamlReader().read(new SourceText(text), true);
+    if (!parsed.problems().isEmpty() || parsed.documents().size() != 1) {
+      throw new IllegalStateException("schema " + resource + " is not one JSON document: " + parsed.problems());
+    }
+    return new SchemaCheck(JsonTree.of(parsed.documents().get(0).root()));
   }
 
-  /** Validates a YAML subtree; converts only that subtree. */
+  /** The validator, built on first use: it costs more than a cold lint's whole check of a valid file. */
+  private JsonSchema schema() {
+    JsonSchema s = schema;
+    if (s == null) {
+      synchronized (this) {
+        s = schema;
+        if (s == null) {
+          s = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(document);
+          // Resolves every $ref now, so that validation never mutates the shared schema.
+          s.initializeValidators();
+          schema = s;
+        }
+      }
+    }
+    return s;
+  }
+
+  /**
+   * Validates a YAML subtree; converts only that subtree. Returns the {@code type}, {@code additionalProperties}
+   * and {@code required} errors, the ones rules read. A subtree that plainly conforms, as most do, is not given
+   * to the validator.
+   */
   public List<Violation> validate(YNode root) {
-    Set<ValidationMessage> errors = schema.validate(finite(JsonTree.of(root)));
+    JsonNode instance = finite(JsonTree.of(root));
+    if (conforms(instance, document)) {
+      return List.of();
+    }
+    Set<ValidationMessage> errors = schema().validate(instance);
     List<Violation> out = new ArrayList<>(errors.size());
     for (ValidationMessage m : errors) {
+      if (!REPORTED.contains(m.getType())) {
+        continue;
+      }
       List<Object> path = new ArrayList<>();
       JsonNodePath location = m.getInstanceLocation();
       YNode node = root;
@@ -84,6 +126,114 @@ public final class SchemaCheck {
       out.add(new Violation(m.getType(), node, List.copyOf(path), m.getProperty(), holder(m)));
     }
     return out;
+  }
+
+  /**
+   * Whether the instance certainly has no reported error under the schema object: false when it has one, or when
+   * the schema uses a keyword this check does not know, and the validator then decides.
+   */
+  private boolean conforms(JsonNode instance, JsonNode schemaObject) {
+    if (schemaObject.isBoolean()) {
+      return schemaObject.booleanValue();
+    }
+    if (!schemaObject.isObject()) {
+      return false;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = schemaObject.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode value = e.getValue();
+      boolean ok = switch (e.getKey()) {
+        case "$ref" -> value.isTextual() && value.asText().startsWith("#/$defs/")
+            && conforms(instance, document.at(value.asText().substring(1)));
+        case "type" -> hasType(instance, value);
+        case "required" -> required(instance, value);
+        case "properties" -> properties(instance, value);
+        case "additionalProperties" -> additional(instance, schemaObject.path("properties"), value);
+        case "items" -> items(instance, value);
+        default -> UNREPORTED.contains(e.getKey());
+      };
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean hasType(JsonNode instance, JsonNode type) {
+    if (type.isTextual()) {
+      return isType(instance, type.asText());
+    }
+    for (JsonNode t : type) {
+      if (isType(instance, t.asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The JSON type test, strict where the validator may be lenient: a fraction that is whole is left to it. */
+  private static boolean isType(JsonNode n, String type) {
+    return switch (type) {
+      case "object" -> n.isObject();
+      case "array" -> n.isArray();
+      case "string" -> n.isTextual();
+      case "boolean" -> n.isBoolean();
+      case "null" -> n.isNull();
+      case "number" -> n.isNumber();
+      case "integer" -> n.isIntegralNumber();
+      default -> false;
+    };
+  }
+
+  private static boolean required(JsonNode instance, JsonNode names) {
+    if (!instance.isObject()) {
+      return true;
+    }
+    for (JsonNode name : names) {
+      if (!instance.has(name.asText())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean properties(JsonNode instance, JsonNode properties) {
+    if (!instance.isObject()) {
+      return true;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = instance.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode property = properties.get(e.getKey());
+      if (property != null && !conforms(e.getValue(), property)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean additional(JsonNode instance, JsonNode properties, JsonNode additional) {
+    if (!instance.isObject()) {
+      return true;
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = instance.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!properties.has(e.getKey()) && !conforms(e.getValue(), additional)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private boolean items(JsonNode instance, JsonNode items) {
+    if (!instance.isArray()) {
+      return true;
+    }
+    for (JsonNode item : instance) {
+      if (!conforms(item, items)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

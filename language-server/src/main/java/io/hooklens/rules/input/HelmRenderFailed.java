@@ -9,7 +9,7 @@ import io.hooklens.core.model.HookDocument;
 import io.hooklens.core.yaml.ParseProblem;
 
 @RuleInfo(
-    id = "HL005",
+    id = HelmRenderFailed.ID,
     name = "helm-render-failed",
     summary = "Helm cannot render the chart with a values set",
     severity = Severity.ERROR,
@@ -19,6 +19,9 @@ import io.hooklens.core.yaml.ParseProblem;
     messages = @Message(id = "failed", text = "Helm cannot render the chart with these values, so what it would"
         + " install with them is not checked: {0}"))
 public final class HelmRenderFailed implements Rule {
+  /** The id, for code that looks for this rule's findings without reading the annotation. */
+  public static final String ID = "HL005";
+
   @Override
   public void check(HookDocument doc, RuleContext ctx) {
     ParseProblems.report(doc, ctx, ParseProblem.Kind.RENDER, "failed");
