@@ -350,6 +350,18 @@ final class ChartCopy implements AutoCloseable {
     return out;
   }
 
+  /** The chart's own templates as written, subcharts' included, that are text: where its named templates are. */
+  List<Origin> templates() {
+    List<Origin> out = new ArrayList<>();
+    for (Map.Entry<String, Entry> f : files.entrySet()) {
+      Origin o = f.getValue().origin();
+      if (o.decoded() != null && isTemplate(f.getKey()) && !f.getKey().equals(STUB_DEFINITIONS)) {
+        out.add(o);
+      }
+    }
+    return out;
+  }
+
   /**
    * Whether a template of the copy branches on the namespace: {@code .Release.Namespace} in an {@code if},
    * {@code else if} or {@code with} action, so that another namespace may render other resources.

@@ -576,24 +576,34 @@ public final class ChartLinter {
       SourceMapper.Mapped at = mapper.map(f.range());
       TemplateFile template = map.template(s);
       ValuesPlaces.Found inValues = at.unwritten() == null ? null : values.find(at.unwritten());
-      // On a values file, the template's places are in another file; on the template, in the same one.
-      String relatedFile = inValues == null ? null : template.displayName();
+      SourceText templateText = template.document().source();
+      HelperPlaces.Found inHelper = at.unwritten() == null || inValues != null ? null
+          : out.helpers().find(templateText.text(), at.unwritten());
+      boolean moved = inValues != null || inHelper != null;
+      // Elsewhere, the template's places are in another file; on the template, in the same one.
+      String relatedFile = moved ? template.displayName() : null;
       List<Finding.Related> related = new ArrayList<>();
       if (inValues != null) {
         related.add(new Finding.Related(at.range(), "the template writes the value here", relatedFile));
+      }
+      if (inHelper != null) {
+        Range inclusion = HelperPlaces.inclusion(templateText, inHelper.includedAs(), at.range().startLine());
+        related.add(inclusion == null ? new Finding.Related(at.range(), "the template writes the helper's text here",
+            relatedFile) : new Finding.Related(inclusion, "the template includes the helper here", relatedFile));
       }
       for (Finding.Related r : f.related()) {
         if (mapper.covers(r.range())) {
           related.add(new Finding.Related(mapper.map(r.range()).range(), r.message(), relatedFile));
         }
       }
-      int document = inValues == null ? at.document() : 0;
+      int document = moved ? 0 : at.document();
       Finding.ResourceRef ref = f.resource() == null ? null : new Finding.ResourceRef(f.resource().apiVersion(),
           f.resource().kind(), f.resource().name(), document);
-      TemplateFile file = inValues == null ? template
-          : out.file(inValues.file().displayName(), inValues.file().document());
-      placed.add(new Placed(file, new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(),
-          inValues == null ? at.range() : inValues.range(), document, ref, List.copyOf(related))));
+      TemplateFile file = inValues != null ? out.file(inValues.file().displayName(), inValues.file().document())
+          : inHelper != null ? out.helperFile(inHelper.file()) : template;
+      Range range = inValues != null ? inValues.range() : inHelper != null ? inHelper.range() : at.range();
+      placed.add(new Placed(file, new Finding(f.ruleId(), f.ruleName(), f.severity(), f.message(), range, document,
+          ref, List.copyOf(related))));
     }
     return placed;
   }
@@ -636,6 +646,7 @@ public final class ChartLinter {
     private record Key(String file, Range range, String ruleId, String message) {}
 
     private final TemplateFiles templates;
+    private final HelperPlaces helpers;
     private final Map<Key, Finding> findings = new LinkedHashMap<>();
     private final Map<Key, List<String>> sets = new HashMap<>();
     private final Map<String, LintResult.RuleFailure> failures = new LinkedHashMap<>();
@@ -644,6 +655,7 @@ public final class ChartLinter {
 
     Collector(ChartCopy copy) throws IOException {
       this.templates = new TemplateFiles(copy);
+      this.helpers = new HelperPlaces(copy);
       ChartCopy.Origin o = copy.chartYaml();
       SourceText text = new SourceText(o.text());
       this.chartYaml = file(o.displayName(),
@@ -660,6 +672,17 @@ public final class ChartLinter {
 
     TemplateFiles templates() {
       return templates;
+    }
+
+    HelperPlaces helpers() {
+      return helpers;
+    }
+
+    /** A file with named templates, for findings placed in it; its text is enough for them. */
+    TemplateFile helperFile(ChartCopy.Origin origin) throws IOException {
+      String text = origin.text();
+      return file(origin.displayName(),
+          HookDocument.of(origin.displayName(), new ParsedFile(new SourceText(text), List.of(), List.of())));
     }
 
     /** What a lint of one values set says about the chart as a whole. */

@@ -33,7 +33,7 @@ final class SourceMapper {
 
   /**
    * The end of a rendered path that an action wrote ({@code toYaml}, {@code include}): {@code nodes} from the
-   * deepest one the template writes a key of (or the document's first level) to the place, {@code keys.get(i)}
+   * deepest one the template writes a key of (or the document's root) to the place, {@code keys.get(i)}
    * leading from {@code nodes.get(i)} to the next; the place is the last node, or its key when {@code onKey}.
    */
   record Unwritten(List<Object> keys, List<YNode> nodes, boolean onKey) {}
@@ -109,13 +109,11 @@ final class SourceMapper {
   }
 
   private static Unwritten unwritten(Located located, int matched) {
-    // The document's root is never a values subtree: it holds apiVersion and kind.
-    int from = Math.max(1, matched);
     int to = located.nodes().size();
-    if (from >= to) {
+    if (matched >= to - 1) {
       return null;
     }
-    return new Unwritten(located.keys().subList(from, located.keys().size()), located.nodes().subList(from, to),
+    return new Unwritten(located.keys().subList(matched, located.keys().size()), located.nodes().subList(matched, to),
         located.onKey());
   }
 

@@ -48,7 +48,8 @@ final class ValuesPlaces {
   Found find(SourceMapper.Unwritten u) {
     for (int i = 0; i < u.nodes().size(); i++) {
       YNode rendered = u.nodes().get(i);
-      if (!isBlock(rendered)) {
+      // The document's root is never a values subtree: it holds apiVersion and kind.
+      if (!isBlock(rendered) || rendered.parent() == null) {
         continue;
       }
       Object key = i == 0 ? rendered.keyInParent() : u.keys().get(i - 1);

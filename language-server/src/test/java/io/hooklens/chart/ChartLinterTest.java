@@ -357,9 +357,9 @@ class ChartLinterTest {
     assertEquals(List.of("ci/lifecycle-values.yaml"), fromCi.values());
     Seen fromDefaults = only(all, "values.yaml", "HL125", "\"sidecar\"");
     assertEquals(List.of(4, 3), List.of(fromDefaults.line(), fromDefaults.column()));
-    // What a template or helper writes itself stays on the template.
+    // What a template writes itself stays on it; what a helper writes, on the helper.
     assertEquals(18, only(all, "templates/worker.yaml", "HL125", "\"worker\"").line());
-    only(all, "templates/deployment.yaml", "HL125", "\"helper-written\"");
+    assertEquals(15, only(all, "templates/_helpers.tpl", "HL125", "\"helper-written\"").line());
 
     Finding onValues = CHARTS.lint(chart, List.of(), ChartLinter.valuesSets(chart, List.of()), SetValues.NONE,
         Config.DEFAULT).files().stream().filter(f -> f.displayName().endsWith("lifecycle-values.yaml"))
@@ -367,6 +367,43 @@ class ChartLinterTest {
     Finding.Related template = onValues.related().get(0);
     assertEquals(chart.resolve("templates/deployment.yaml").toString(), template.file());
     assertEquals(13, template.range().start().line() + 1);
+  }
+
+  @Test
+  void aValueAHelperWritesLiterallyIsReportedOnTheHelpersLineWithTheIncludeAsRelated() throws IOException {
+    Path chart = chart("helper-place");
+    List<Seen> all = lint(chart, List.of(), SetValues.NONE);
+    // include | nindent: on the seconds the helper writes; a helper that includes another: on the inner one's
+    // preStop; include | indent, and template.
+    assertEquals(List.of(6, 16), at(only(all, "templates/_helpers.tpl", "HL105", "sleep.seconds=90")));
+    assertEquals(List.of(10, 1), at(only(all, "templates/_helpers.tpl", "HL125", "\"sidecar\"")));
+    assertEquals(List.of(22, 3), at(only(all, "templates/_helpers.tpl", "HL125", "\"drain\"")));
+    assertEquals(List.of(29, 13), at(only(all, "templates/_helpers.tpl", "HL125", "\"worker\"")));
+    // A sleep the helper computes from a value, and a block two included helpers write alike, stay on the template.
+    only(all, "templates/deployment.yaml", "HL125", "\"computed\"");
+    only(all, "templates/twins.yaml", "HL125", "\"twin-a\"");
+    only(all, "templates/twins.yaml", "HL125", "\"twin-b\"");
+
+    Map<String, Finding> onHelpers = new java.util.HashMap<>();
+    for (ChartLinter.ChartFile f : CHARTS.lint(chart, List.of(), ChartLinter.valuesSets(chart, List.of()),
+        SetValues.NONE, Config.DEFAULT).files()) {
+      if (f.displayName().endsWith("_helpers.tpl")) {
+        f.result().findings().forEach(x -> onHelpers.put(x.ruleId() + " " + x.range().start().line(), x));
+      }
+    }
+    Finding.Related included = onHelpers.get("HL105 5").related().get(0);
+    assertEquals(chart.resolve("templates/deployment.yaml").toString(), included.file());
+    assertEquals(17, included.range().start().line() + 1);
+    Finding.Related throughHelper = onHelpers.get("HL125 9").related().get(0);
+    assertEquals(chart.resolve("templates/deployment.yaml").toString(), throughHelper.file());
+    assertEquals(20, throughHelper.range().start().line() + 1, "the include of the outer helper");
+    Finding.Related template = onHelpers.get("HL125 28").related().get(0);
+    assertEquals(chart.resolve("templates/worker.yaml").toString(), template.file());
+    assertEquals(17, template.range().start().line() + 1);
+  }
+
+  private static List<Integer> at(Seen s) {
+    return List.of(s.line(), s.column());
   }
 
   @Test

@@ -17,6 +17,16 @@ class NamedTemplatesTest {
   }
 
   @Test
+  void aDefinitionsBodyEndsAtTheEndThatClosesIt() {
+    String text = "{{/* notes */}}\n{{- define \"a\" -}}\nx: {{ if .y }}1{{ else }}2{{ end }}\n{{- end }}\n"
+        + "{{ define \"b\" }}{{ range .z }}-{{ end }}{{ end }}{{ define \"open\" }}{{ if . }}";
+    List<NamedTemplates.Definition> defs = NamedTemplates.definitions(text);
+    assertEquals(List.of("a", "b"), defs.stream().map(NamedTemplates.Definition::name).toList());
+    assertEquals("\nx: {{ if .y }}1{{ else }}2{{ end }}\n", text.substring(defs.get(0).start(), defs.get(0).end()));
+    assertEquals("{{ range .z }}-{{ end }}", text.substring(defs.get(1).start(), defs.get(1).end()));
+  }
+
+  @Test
   void textWithoutActionsUsesNothing() {
     assertEquals("", NamedTemplates.undefined(List.of("note: include \"x\" is prose here\n")));
   }

@@ -87,18 +87,34 @@ class ChartDiagnosticsTest {
 
   @Test
   void aBlockFromAValuesFileIsShownThereWithTheTemplateLineAsRelatedInformation() throws Exception {
-    Path chart = TestPaths.chartCopy("values-place", dir);
+    // On preStop in the values file; related: the template's key above the helper's include.
+    assertShownOn("values-place", "ci/lifecycle-values.yaml", "HL125", new Position(2, 2), 12);
+  }
+
+  @Test
+  void aValueAHelperWritesIsShownOnTheHelperWithTheIncludeAsRelatedInformation() throws Exception {
+    // On the seconds the helper writes; related: the template's line that includes the helper.
+    assertShownOn("helper-place", "templates/_helpers.tpl", "HL105", new Position(5, 15), 16);
+  }
+
+  /**
+   * Opening a chart's templates/deployment.yaml shows a rule's finding on another file of the chart, starting at a
+   * place, with one related location on a line of the template.
+   */
+  private void assertShownOn(String chartName, String file, String id, Position at, int templateLine)
+      throws Exception {
+    Path chart = TestPaths.chartCopy(chartName, dir);
     Path deployment = chart.resolve("templates/deployment.yaml");
-    String values = chart.resolve("ci/lifecycle-values.yaml").toUri().toString();
+    Diagnostic d;
     try (LspSession s = LspSession.start()) {
       s.open(deployment.toUri().toString(), "helm", Files.readString(deployment));
-      Diagnostic d = rule(s.client.awaitDiagnostics(values, q -> has(q, "HL125")), "HL125").get();
-      assertEquals(2, d.getRange().getStart().getLine(), "on preStop in the values file");
-      assertEquals(1, d.getRelatedInformation().size(), d.toString());
-      var related = d.getRelatedInformation().get(0).getLocation();
-      assertEquals(deployment.toUri().toString(), related.getUri());
-      assertEquals(12, related.getRange().getStart().getLine(), "the template's line that includes the helper");
+      d = rule(s.client.awaitDiagnostics(chart.resolve(file).toUri().toString(), q -> has(q, id)), id).get();
     }
+    assertEquals(at, d.getRange().getStart(), d.toString());
+    assertEquals(1, d.getRelatedInformation().size(), d.toString());
+    var related = d.getRelatedInformation().get(0).getLocation();
+    assertEquals(deployment.toUri().toString(), related.getUri());
+    assertEquals(templateLine, related.getRange().getStart().getLine(), d.toString());
   }
 
   @Test
