@@ -62,6 +62,7 @@ final class HooklensTextDocumentService implements TextDocumentService {
 
   @Override
   public void didOpen(DidOpenTextDocumentParams params) {
+    WarmUp.enough();
     TextDocumentItem item = params.getTextDocument();
     if (!ManifestFiles.handles(item.getUri(), item.getLanguageId())) {
       return;
