@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.hooklens.rules.BuiltInRules;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The index the build writes holds what the rules' annotations say, for every rule and no other. */
@@ -32,6 +33,15 @@ class RuleInfoIndexTest {
       assertEquals(annotated.defaultParams(), indexed.defaultParams(), where);
     }
     assertEquals(rules.size(), RuleInfoIndex.size(), STALE);
+  }
+
+  @Test
+  void valuesWithEscapesAndLineBreaksReadBackAsWritten() {
+    Map<String, String> entries = Map.of("a.id", "HL001", "a.message.x", "line\none\ttab \\n not a break\r\n",
+        "a.empty", "", "b.trailing", "ends with \\", "c.unicode", "Ünïcødé … ≤ 5×");
+    String text = RuleInfoIndex.format(entries);
+    assertEquals(5, text.lines().count(), text);
+    assertEquals(entries, RuleInfoIndex.parse(text));
   }
 
 }
