@@ -8,40 +8,46 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code --values} and the {@code --set} options, as Helm reads them, for every command that renders charts. */
 final class ChartValues {
-  @Option(names = "--values", paramLabel = "FILE",
-      description = "For charts: a values file on top of values.yaml, as helm -f does, for every rendering "
-          + "(repeatable; later files win).")
   List<Path> valuesFiles = new ArrayList<>();
 
-  @Mixin
-  SetOptions setValues;
+  final SetOptions setValues = new SetOptions();
 
-  @Option(names = "--helm", paramLabel = "PATH",
-      description = "For charts: render with this helm binary (helm template) rather than with Helm's bundled "
-          + "library, on any platform. Without it, a helm on the PATH renders where the library is not bundled "
-          + "(anything but linux-amd64).")
   String helm;
 
-  @Option(names = "--release-name", paramLabel = "NAME",
-      description = "For charts: the release name to render for, as helm template NAME does (default: the "
-          + "configuration's releaseName, else release).")
   String releaseName;
 
-  @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE",
-      description = "For charts: the namespace to render for, as helm template --namespace does (default: the "
-          + "configuration's namespace, else default). With lint --context: the namespace to read (default: the "
-          + "context's).")
   String namespace;
 
-  @Option(names = "--dependency-update",
-      description = "For charts: first do what helm dependency build does, in the copy of the chart that is "
-          + "rendered (the chart's own charts/ is left as it is); may reach the dependencies' repositories.")
   boolean dependencyUpdate;
+
+  /** Adds these options to a command. */
+  void addTo(CommandSpec spec) {
+    spec.addOption(Specs.list(Path.class, () -> valuesFiles, v -> valuesFiles = v, "--values").paramLabel("FILE")
+        .description("For charts: a values file on top of values.yaml, as helm -f does, for every "
+            + "rendering (repeatable; later files win).").build());
+    setValues.addTo(spec);
+    spec.addOption(Specs.option(String.class, () -> helm, v -> helm = v, "--helm").paramLabel("PATH")
+        .description("For charts: render with this helm binary (helm template) rather than with Helm's "
+            + "bundled library, on any platform. Without it, a helm on the PATH renders where the library "
+            + "is not bundled (anything but linux-amd64).").build());
+    spec.addOption(Specs.option(String.class, () -> releaseName, v -> releaseName = v, "--release-name")
+        .paramLabel("NAME")
+        .description("For charts: the release name to render for, as helm template NAME does (default: the "
+            + "configuration's releaseName, else release).").build());
+    spec.addOption(Specs.option(String.class, () -> namespace, v -> namespace = v, "-n", "--namespace")
+        .paramLabel("NAMESPACE")
+        .description("For charts: the namespace to render for, as helm template --namespace does (default: "
+            + "the configuration's namespace, else default). With lint --context: the namespace to read "
+            + "(default: the context's).").build());
+    spec.addOption(Specs.option(boolean.class, () -> dependencyUpdate, v -> dependencyUpdate = v, "--dependency-update")
+        .description("For charts: first do what helm dependency build does, in the copy of the chart that "
+            + "is rendered (the chart's own charts/ is left as it is); may reach the dependencies' "
+            + "repositories.").build());
+  }
 
   /**
    * Whether every values file exists, Helm would read every --set argument and take the release and namespace

@@ -3,26 +3,30 @@ package io.hooklens.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
-@Command(
-    name = "hooklens",
-    mixinStandardHelpOptions = true,
-    versionProvider = HooklensCommand.VersionProvider.class,
-    description = "Finds mistakes in the hooks of Kubernetes, Helm and OpenShift manifests.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-        "0:no findings at or above --fail-on",
-        "1:findings at or above --fail-on",
-        "2:usage error or unreadable input; outranks 1",
-        "3:internal error"})
+/** The {@code hooklens} command itself, which only names its subcommands. */
 public final class HooklensCommand implements Runnable {
-  @picocli.CommandLine.Spec
-  picocli.CommandLine.Model.CommandSpec spec;
+  private CommandSpec spec;
+
+  /** This command's model, without its subcommands. */
+  CommandSpec spec() {
+    spec = Specs.command("hooklens", this);
+    spec.usageMessage()
+        .description("Finds mistakes in the hooks of Kubernetes, Helm and OpenShift manifests.")
+        .exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(Specs.exitCodes(
+            "0:no findings at or above --fail-on",
+            "1:findings at or above --fail-on",
+            "2:usage error or unreadable input; outranks 1",
+            "3:internal error"));
+    return Specs.withHelp(spec);
+  }
 
   @Override
   public void run() {
-    throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+    throw new ParameterException(spec.commandLine(),
         "Missing command: lint, hooks, run, rules, lsp, migrate or version");
   }
 
@@ -37,13 +41,5 @@ public final class HooklensCommand implements Runnable {
       return "unknown";
     }
     return p.getProperty("version", "unknown");
-  }
-
-  /** Supplies {@code --version}. */
-  public static final class VersionProvider implements picocli.CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      return new String[] {"hooklens " + version()};
-    }
   }
 }

@@ -21,55 +21,54 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
-@Command(
-    name = "hooks",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    header = "Prints the order in which Helm runs a chart's hooks.",
-    description = "Event by event, each hook with its weight, delete policies, whether Helm waits for it, and where "
-        + "it comes from.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-        "0:the plan was printed",
-        "2:usage error, bad configuration, or a chart or file that cannot be read",
-        "3:internal error"})
 public final class HooksCommand implements Callable<Integer> {
+  /** The name that runs this command. */
+  static final String NAME = "hooks";
+
   /** Output formats. */
   enum Format { text, json }
 
-  @Spec
-  CommandSpec spec;
-
-  @Parameters(index = "0", paramLabel = "CHART|FILE",
-      description = "A chart directory (or its Chart.yaml), rendered with Helm; or a rendered manifest file, "
-          + "such as helm template output.")
+  private CommandSpec spec;
   Path target;
-
-  @Option(names = "--event", paramLabel = "EVENT", converter = EventConverter.class,
-      description = "Only this event: pre-install, post-install, pre-delete, post-delete, pre-upgrade, "
-          + "post-upgrade, pre-rollback, post-rollback or test.")
   String event;
-
-  @Mixin
-  ChartValues values;
-
-  @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
-      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  final ChartValues values = new ChartValues();
   Format format;
 
   private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** A hook at its place, with the file and line it comes from. */
   private record Row(int position, HookPlan.Step step, Origin source) {}
+
+  /** This command's model. */
+  CommandSpec spec() {
+    spec = Specs.command(NAME, this);
+    spec.usageMessage()
+        .sortOptions(false)
+        .header("Prints the order in which Helm runs a chart's hooks.")
+        .description("Event by event, each hook with its weight, delete policies, whether Helm waits for "
+            + "it, and where it comes from.")
+        .exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(Specs.exitCodes(
+            "0:the plan was printed",
+            "2:usage error, bad configuration, or a chart or file that cannot be read",
+            "3:internal error"));
+    spec.addPositional(Specs.positional(Path.class, () -> target, v -> target = v).index("0").paramLabel("CHART|FILE")
+        .description("A chart directory (or its Chart.yaml), rendered with Helm; or a rendered manifest "
+            + "file, such as helm template output.").build());
+    spec.addOption(Specs.option(String.class, () -> event, v -> event = v, "--event")
+        .paramLabel("EVENT").converters(new EventConverter())
+        .description("Only this event: pre-install, post-install, pre-delete, post-delete, pre-upgrade, "
+            + "post-upgrade, pre-rollback, post-rollback or test.").build());
+    values.addTo(spec);
+    spec.addOption(Specs.option(Format.class, () -> format, v -> format = v, "-f", "--format")
+        .paramLabel("FORMAT").defaultValue("text")
+        .description("Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).").build());
+    return Specs.withHelp(spec);
+  }
 
   @Override
   public Integer call() {

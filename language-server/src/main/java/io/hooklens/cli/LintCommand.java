@@ -32,116 +32,104 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
-@Command(
-    name = "lint",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    header = "Checks manifests for hook mistakes and reports them.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-        "0:no findings at or above --fail-on (those a baseline records do not count)",
-        "1:findings at or above --fail-on",
-        "2:usage error, bad configuration, unreadable input, a bad baseline, or a report or baseline that cannot be "
-            + "written; outranks 1 (the "
-            + "paths that can be read are still linted and reported)",
-        "3:internal error"})
 public final class LintCommand implements Callable<Integer> {
+  /** The name that runs this command. */
+  static final String NAME = "lint";
+
   /** Output formats. */
   enum Format { text, json, sarif, junit, github, checkstyle }
 
   /** The lowest severity that fails the run. */
   enum FailOn { error, warning, info, never }
 
-  @Spec
-  CommandSpec spec;
-
-  @Parameters(arity = "0..*", paramLabel = "PATH",
-      description = "Files, directories (searched for .yaml, .yml and .json files, and for Helm charts) or - for "
-          + "standard input. A directory with a Chart.yaml is rendered with Helm and linted as a chart.")
+  private CommandSpec spec;
   List<String> paths = new ArrayList<>();
-
-  @Option(names = "--context", paramLabel = "NAME",
-      description = "Also lint the workloads and Helm release hooks this kubeconfig context's cluster serves, read "
-          + "only; findings are located at cluster://NAME/NAMESPACE/KIND/OBJECT. Kinds that may not be read are named "
-          + "on standard error and make the exit code 2.")
   String context;
-
-  @Option(names = "--kubeconfig", paramLabel = "FILE",
-      description = "The kubeconfig for --context (default: $KUBECONFIG, then ~/.kube/config).")
   Path kubeconfig;
-
-
-  @Option(names = {"-A", "--all-namespaces"}, description = "With --context: read every namespace.")
   boolean allNamespaces;
-
-  @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
-      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Format format;
-
-  @Option(names = "--fail-on", defaultValue = "warning", paramLabel = "SEVERITY",
-      description = "Exit with 1 when a finding is at least this severe: ${COMPLETION-CANDIDATES}"
-          + " (default: ${DEFAULT-VALUE}).")
   FailOn failOn;
-
-  @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-      description = "Use this configuration instead of the nearest .hooklens.yaml of each file.")
   Path config;
-
-  @Mixin
-  TargetOptions targets;
-
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-      description = "Write the report to FILE (atomically) instead of standard output.")
+  final TargetOptions targets = new TargetOptions();
   Path output;
-
-  @Option(names = "--stdin-filename", defaultValue = "<stdin>", paramLabel = "NAME",
-      description = "Name to report for standard input; a .json name reads it as JSON.")
   String stdinFilename;
-
-  @Mixin
-  ChartValues values;
-
-  @Option(names = "--values-set", paramLabel = "FILE",
-      description = "For charts: also render with this values file on top of values.yaml (and the --values files), "
-          + "as one more values set that findings name (repeatable).")
+  final ChartValues values = new ChartValues();
   List<Path> valuesSets = new ArrayList<>();
-
-  @Mixin
-  ColorOption color;
-
-  @Option(names = "--fix",
-      description = "Apply the fixes marked safe, changing each file's content only (not its owner, mode or links), and"
-          + " report what is left."
-          + " With - for standard input, the fixed text goes to standard output and the report to standard error.")
+  final ColorOption color = new ColorOption();
   boolean fix;
-
-  @Option(names = "--baseline", paramLabel = "FILE",
-      description = "Report only findings this baseline does not record (default: the configuration's baseline, if"
-          + " any); the summary counts the others.")
   Path baseline;
-
-  @Option(names = "--write-baseline", paramLabel = "FILE",
-      description = "Record every finding in FILE (atomically), as a baseline for later runs, and report none.")
   Path writeBaseline;
-
-  @Option(names = {"-j", "--jobs"}, paramLabel = "N",
-      description = "Lint up to N files and charts of a directory at once (default: the number of processors); the"
-          + " report is the same, in the same order, whatever N.")
   int jobs = Runtime.getRuntime().availableProcessors();
-
-  @Option(names = "--baseline-report",
-      description = "List, on standard error, the baseline's entries that no finding matched in the files linted,"
-          + " so that the baseline can be written again smaller.")
   boolean baselineReport;
 
   private boolean fixedStdin;
+
+  /** This command's model. */
+  CommandSpec spec() {
+    spec = Specs.command(NAME, this);
+    spec.usageMessage()
+        .sortOptions(false)
+        .header("Checks manifests for hook mistakes and reports them.")
+        .exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(Specs.exitCodes(
+            "0:no findings at or above --fail-on (those a baseline records do not count)",
+            "1:findings at or above --fail-on",
+            "2:usage error, bad configuration, unreadable input, a bad baseline, or a report or baseline that cannot "
+                + "be written; outranks 1 (the paths that can be read are still linted and reported)",
+            "3:internal error"));
+    spec.addPositional(Specs.positionals(String.class, () -> paths, v -> paths = v).paramLabel("PATH")
+        .description("Files, directories (searched for .yaml, .yml and .json files, and for Helm charts) "
+            + "or - for standard input. A directory with a Chart.yaml is rendered with Helm and linted as "
+            + "a chart.").build());
+    spec.addOption(Specs.option(String.class, () -> context, v -> context = v, "--context").paramLabel("NAME")
+        .description("Also lint the workloads and Helm release hooks this kubeconfig context's cluster "
+            + "serves, read only; findings are located at cluster://NAME/NAMESPACE/KIND/OBJECT. Kinds that "
+            + "may not be read are named on standard error and make the exit code 2.").build());
+    spec.addOption(Specs.option(Path.class, () -> kubeconfig, v -> kubeconfig = v, "--kubeconfig").paramLabel("FILE")
+        .description("The kubeconfig for --context (default: $KUBECONFIG, then ~/.kube/config).").build());
+    spec.addOption(Specs.option(boolean.class, () -> allNamespaces, v -> allNamespaces = v, "-A", "--all-namespaces")
+        .description("With --context: read every namespace.").build());
+    spec.addOption(Specs.option(Format.class, () -> format, v -> format = v, "-f", "--format")
+        .paramLabel("FORMAT").defaultValue("text")
+        .description("Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).").build());
+    spec.addOption(Specs.option(FailOn.class, () -> failOn, v -> failOn = v, "--fail-on")
+        .paramLabel("SEVERITY").defaultValue("warning")
+        .description("Exit with 1 when a finding is at least this severe: ${COMPLETION-CANDIDATES} "
+            + "(default: ${DEFAULT-VALUE}).").build());
+    spec.addOption(Specs.option(Path.class, () -> config, v -> config = v, "-c", "--config").paramLabel("FILE")
+        .description("Use this configuration instead of the nearest .hooklens.yaml of each file.").build());
+    targets.addTo(spec);
+    spec.addOption(Specs.option(Path.class, () -> output, v -> output = v, "-o", "--output").paramLabel("FILE")
+        .description("Write the report to FILE (atomically) instead of standard output.").build());
+    spec.addOption(Specs.option(String.class, () -> stdinFilename, v -> stdinFilename = v, "--stdin-filename")
+        .paramLabel("NAME").defaultValue("<stdin>")
+        .description("Name to report for standard input; a .json name reads it as JSON.").build());
+    values.addTo(spec);
+    spec.addOption(Specs.list(Path.class, () -> valuesSets, v -> valuesSets = v, "--values-set").paramLabel("FILE")
+        .description("For charts: also render with this values file on top of values.yaml (and the "
+            + "--values files), as one more values set that findings name (repeatable).").build());
+    color.addTo(spec);
+    spec.addOption(Specs.option(boolean.class, () -> fix, v -> fix = v, "--fix")
+        .description("Apply the fixes marked safe, changing each file's content only (not its owner, mode "
+            + "or links), and report what is left. With - for standard input, the fixed text goes to "
+            + "standard output and the report to standard error.").build());
+    spec.addOption(Specs.option(Path.class, () -> baseline, v -> baseline = v, "--baseline").paramLabel("FILE")
+        .description("Report only findings this baseline does not record (default: the configuration's "
+            + "baseline, if any); the summary counts the others.").build());
+    spec.addOption(Specs.option(Path.class, () -> writeBaseline, v -> writeBaseline = v, "--write-baseline")
+        .paramLabel("FILE")
+        .description("Record every finding in FILE (atomically), as a baseline for later runs, and report "
+            + "none.").build());
+    spec.addOption(Specs.option(int.class, () -> jobs, v -> jobs = v, "-j", "--jobs").paramLabel("N")
+        .description("Lint up to N files and charts of a directory at once (default: the number of "
+            + "processors); the report is the same, in the same order, whatever N.").build());
+    spec.addOption(Specs.option(boolean.class, () -> baselineReport, v -> baselineReport = v, "--baseline-report")
+        .description("List, on standard error, the baseline's entries that no finding matched in the files "
+            + "linted, so that the baseline can be written again smaller.").build());
+    return Specs.withHelp(spec);
+  }
 
   @Override
   public Integer call() {
@@ -274,7 +262,8 @@ public final class LintCommand implements Callable<Integer> {
       }
       if (baselines.used()) {
         err.println("hooklens: " + stale.size()
-            + (stale.size() == 1 ? " stale baseline entry" : " stale baseline entries") + (stale.isEmpty() ? "" : "; write the baseline again with --write-baseline to drop them"));
+            + (stale.size() == 1 ? " stale baseline entry" : " stale baseline entries")
+            + (stale.isEmpty() ? "" : "; write the baseline again with --write-baseline to drop them"));
       }
     }
     return ExitCodes.CLEAN;

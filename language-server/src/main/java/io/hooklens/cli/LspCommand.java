@@ -20,39 +20,41 @@ import java.util.logging.Level;
 import java.util.logging.LogManager;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
-@Command(
-    name = "lsp",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    header = "Runs the Hooklens language server for editors.",
-    description = {
-        "It gives diagnostics and an outline of the hooks of YAML and JSON manifests and Helm chart templates.",
-        "Speaks LSP over standard input and output, or with --port over a socket on 127.0.0.1. Logs go to"
-            + " standard error."},
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-        "0:the client sent shutdown, then exit",
-        "1:the client exited or hung up without shutdown",
-        "2:usage error, or the port cannot be opened",
-        "3:internal error"})
 public final class LspCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  /** The name that runs this command. */
+  static final String NAME = "lsp";
 
-  @Option(names = "--port", paramLabel = "N",
-      description = "Listen on 127.0.0.1:N and serve the first client that connects (0: any free port, which"
-          + " is printed on standard error), instead of standard input and output.")
+  private CommandSpec spec;
   Integer port;
-
-  @Option(names = "--stdio", description = "Serve over standard input and output (the default; accepted because"
-      + " many clients pass it).")
   boolean stdio;
+
+  /** This command's model. */
+  CommandSpec spec() {
+    spec = Specs.command(NAME, this);
+    spec.usageMessage()
+        .sortOptions(false)
+        .header("Runs the Hooklens language server for editors.")
+        .description("It gives diagnostics and an outline of the hooks of YAML and JSON manifests and Helm "
+            + "chart templates.",
+            "Speaks LSP over standard input and output, or with --port over a socket on 127.0.0.1. Logs go "
+            + "to standard error.")
+        .exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(Specs.exitCodes(
+            "0:the client sent shutdown, then exit",
+            "1:the client exited or hung up without shutdown",
+            "2:usage error, or the port cannot be opened",
+            "3:internal error"));
+    spec.addOption(Specs.option(Integer.class, () -> port, v -> port = v, "--port").paramLabel("N")
+        .description("Listen on 127.0.0.1:N and serve the first client that connects (0: any free port, "
+            + "which is printed on standard error), instead of standard input and output.").build());
+    spec.addOption(Specs.option(boolean.class, () -> stdio, v -> stdio = v, "--stdio")
+        .description("Serve over standard input and output (the default; accepted because many clients "
+            + "pass it).").build());
+    return Specs.withHelp(spec);
+  }
 
   @Override
   public Integer call() {

@@ -7,17 +7,26 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** The {@code hooklens} command. */
 public final class Main {
-  /** The subcommands, in the order help lists them. */
-  static final List<Class<?>> COMMANDS = List.of(LintCommand.class, HooksCommand.class, RunCommand.class,
-      RulesCommand.class, LspCommand.class, VersionCommand.class, TrainingCommand.class, MigrateCommand.class);
+  /** The subcommands by name, in the order help lists them; each makes a new command and its model. */
+  private static final List<Map.Entry<String, Supplier<CommandSpec>>> COMMANDS = List.of(
+      Map.entry(LintCommand.NAME, () -> new LintCommand().spec()),
+      Map.entry(HooksCommand.NAME, () -> new HooksCommand().spec()),
+      Map.entry(RunCommand.NAME, () -> new RunCommand().spec()),
+      Map.entry(RulesCommand.NAME, () -> new RulesCommand().spec()),
+      Map.entry(LspCommand.NAME, () -> new LspCommand().spec()),
+      Map.entry(VersionCommand.NAME, () -> new VersionCommand().spec()),
+      Map.entry(TrainingCommand.NAME, () -> new TrainingCommand().spec()),
+      Map.entry(MigrateCommand.NAME, () -> new MigrateCommand().spec()));
 
-  private static final Set<String> CHART_COMMANDS = Set.of("lint", "hooks", "run");
+  private static final Set<String> CHART_COMMANDS = Set.of(LintCommand.NAME, HooksCommand.NAME, RunCommand.NAME);
 
   private Main() {}
 
@@ -67,17 +76,16 @@ public final class Main {
     return commandLine(new String[0]);
   }
 
-  /**
-   * The command line for these arguments: when they name a subcommand, only that one is built, since picocli
-   * reflects over every option of every subcommand it is given, which is most of a one-file lint's start-up.
-   */
+  /** The command line for these arguments: when they name a subcommand, only that one is built. */
   static CommandLine commandLine(String[] args) {
-    CommandLine cl = new CommandLine(new HooklensCommand());
-    Class<?> named = args.length == 0 ? null : COMMANDS.stream()
-        .filter(c -> c.getAnnotation(Command.class).name().equals(args[0])).findFirst().orElse(null);
-    for (Class<?> c : named == null ? COMMANDS : List.of(named)) {
-      cl.addSubcommand(c);
+    CommandSpec root = new HooklensCommand().spec();
+    boolean named = args.length > 0 && COMMANDS.stream().anyMatch(c -> c.getKey().equals(args[0]));
+    for (Map.Entry<String, Supplier<CommandSpec>> c : COMMANDS) {
+      if (!named || c.getKey().equals(args[0])) {
+        root.addSubcommand(c.getKey(), c.getValue().get());
+      }
     }
+    CommandLine cl = new CommandLine(root);
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
       cmd.getErr().println("hooklens: internal error: " + e);
       e.printStackTrace(cmd.getErr());

@@ -13,29 +13,32 @@ import java.lang.reflect.RecordComponent;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
-@Command(
-    name = "rules",
-    mixinStandardHelpOptions = true,
-    header = "Lists the rules, or explains one.")
 public final class RulesCommand implements Callable<Integer> {
+  /** The name that runs this command. */
+  static final String NAME = "rules";
+
   /** Output formats of the rule list. */
   enum Format { text, md, json }
 
-  @Spec
-  CommandSpec spec;
-
-  @Parameters(arity = "0..1", paramLabel = "RULE", description = "A rule id or name, e.g. HL401.")
+  private CommandSpec spec;
   String rule;
-
-  @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
-      description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Format format;
+
+  /** This command's model. */
+  CommandSpec spec() {
+    spec = Specs.command(NAME, this);
+    spec.usageMessage()
+        .header("Lists the rules, or explains one.");
+    spec.addPositional(Specs.positional(String.class, () -> rule, v -> rule = v).arity("0..1").required(false)
+        .paramLabel("RULE")
+        .description("A rule id or name, e.g. HL401.").build());
+    spec.addOption(Specs.option(Format.class, () -> format, v -> format = v, "-f", "--format")
+        .paramLabel("FORMAT").defaultValue("text")
+        .description("Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).").build());
+    return Specs.withHelp(spec);
+  }
 
   @Override
   public Integer call() {

@@ -28,31 +28,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
-@Command(
-    name = "run",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    header = "Runs hooks on this machine and reports what happened.",
-    description = "The postStart and preStop hooks of a manifest's or chart's pods, with the kubelet's semantics (a "
-        + "timeline against the grace period, the events, each hook's output); with --event, a Helm operation's or "
-        + "event's hooks as Helm runs them; with --rollout, a DeploymentConfig's pre, mid and post hooks as its "
-        + "deployer runs them. Each hook gets a verdict that names the static rule it confirms. Asks before it runs "
-        + "anything.",
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-        "0:every hook ran and succeeded, and no app was SIGKILLed",
-        "1:a hook failed, was cut off or did not run, an app was SIGKILLed, or the Helm operation or rollout failed",
-        "2:usage error, unreadable input, nothing to run, no consent, a manifest the API server refuses, a cluster that "
-            + "cannot be reached or started, or a timeline that cannot be written",
-        "3:internal error"})
 public final class RunCommand implements Callable<Integer> {
+  /** The name that runs this command. */
+  static final String NAME = "run";
+
   /** Output formats. */
   enum Format { text, json }
 
@@ -64,103 +45,116 @@ public final class RunCommand implements Callable<Integer> {
 
   private static final int DEFAULT_WIDTH = 100;
 
-  @Spec
-  CommandSpec spec;
-
-  @Parameters(index = "0", paramLabel = "FILE|CHART",
-      description = "A manifest (YAML or JSON), or a chart directory (or its Chart.yaml), rendered with Helm.")
+  private CommandSpec spec;
   Path target;
-
-  @Option(names = "--hook", paramLabel = "HOOK",
-      description = "Which container hooks to run: ${COMPLETION-CANDIDATES} (default: all).")
   HookChoice hook;
-
-  @Option(names = "--container", paramLabel = "NAME", description = "Only this container (the pod's others are left out).")
   String container;
-
-  @Option(names = "--resource", paramLabel = "KIND/NAME",
-      description = "Only this object, e.g. Deployment/web (default: every object with hooks).")
   String resource;
-
-  @Option(names = "--grace-period", paramLabel = "SECONDS", description = "Replace the pods' grace period.")
   Long gracePeriod;
-
-  @Option(names = "--start-timeout", defaultValue = "30", paramLabel = "SECONDS",
-      description = "How long to wait for the containers to run, postStart included (default: ${DEFAULT-VALUE}).")
   long startTimeout;
-
-  @Option(names = "--image-root", paramLabel = "IMAGE=DIR",
-      description = "Run containers of IMAGE inside DIR, an unpacked image filesystem (e.g. from docker export), "
-          + "read-only, instead of the host's (repeatable; needs bubblewrap).")
   Map<String, Path> imageRoots = new LinkedHashMap<>();
-
-  @Option(names = "--image", paramLabel = "IMAGE=ARCHIVE",
-      description = "Run containers of IMAGE from ARCHIVE, an image saved with docker save or podman save (or an "
-          + "OCI layout in a tar): its files, read-only, and its entrypoint, env and working directory "
-          + "(repeatable; needs bubblewrap).")
   Map<String, Path> imageArchives = new LinkedHashMap<>();
-
-  @Option(names = "--cluster", defaultValue = "embedded", paramLabel = "KIND",
-      description = "The cluster started for the run: embedded (an in-process mock API, fast) or envtest (real etcd, "
-          + "kube-apiserver, kube-controller-manager and kube-scheduler binaries on loopback, which validate and "
-          + "default as a cluster does; without them, the embedded one, said in the report) (default: "
-          + "${DEFAULT-VALUE}).")
   ClusterKind cluster;
-
-  @Option(names = "--kube-assets", paramLabel = "DIR",
-      description = "With --cluster envtest: the folder of the control-plane binaries (default: "
-          + "$KUBEBUILDER_ASSETS, then the cache scripts/kube-assets.sh builds into).")
   Path kubeAssets;
-
-  @Option(names = "--context", paramLabel = "NAME",
-      description = "Run on the cluster of this kubeconfig context, in a namespace of its own that is deleted "
-          + "afterwards, instead of the embedded cluster.")
   String context;
-
-  @Option(names = "--kubeconfig", paramLabel = "FILE",
-      description = "The kubeconfig for --context (default: $KUBECONFIG, then ~/.kube/config).")
   Path kubeconfig;
-
-  @Option(names = "--hold",
-      description = "On the embedded cluster: after the report, keep its API and what still runs until Enter, "
-          + "for kubectl with the kubeconfig the run prints.")
   boolean hold;
-
-  @Option(names = "--yes", description = "Run without asking (for CI).")
   boolean yes;
-
-  @Option(names = "--unsafe-no-sandbox", description = "Where bubblewrap is missing, run the hooks as plain "
-      + "processes with your privileges, network and files instead of refusing.")
   boolean unsafeNoSandbox;
-
-  @Option(names = "--timeline", paramLabel = "FILE", description = "Also write the timeline as an SVG image.")
   Path timeline;
-
-  @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
-      description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
   Format format;
-
-  @Mixin
-  ColorOption color;
-
-  @Option(names = "--event", paramLabel = "EVENT",
-      description = "Run Helm hooks instead: an operation (install, upgrade, rollback, uninstall, test: its pre "
-          + "event, the release's own objects, its post event) or one event (pre-install, post-upgrade, ...).")
+  final ColorOption color = new ColorOption();
   String event;
-
-  @Option(names = "--timeout", defaultValue = "300", paramLabel = "SECONDS",
-      description = "With --event: how long Helm waits for each hook, as helm --timeout. With --rollout: the most "
-          + "the rollout's activeDeadlineSeconds may be here, so that a hook Retry restarts forever ends (default: "
-          + "${DEFAULT-VALUE}).")
   long timeout;
-
-  @Option(names = "--rollout",
-      description = "Run the next rollout of a DeploymentConfig instead: its pre, mid and post hooks with their "
-          + "failure policies (choose one with --resource when there are several).")
   boolean rollout;
+  final ChartValues values = new ChartValues();
 
-  @Mixin
-  ChartValues values;
+  /** This command's model. */
+  CommandSpec spec() {
+    spec = Specs.command(NAME, this);
+    spec.usageMessage()
+        .sortOptions(false)
+        .header("Runs hooks on this machine and reports what happened.")
+        .description("The postStart and preStop hooks of a manifest's or chart's pods, with the kubelet's "
+            + "semantics (a timeline against the grace period, the events, each hook's output); with "
+            + "--event, a Helm operation's or event's hooks as Helm runs them; with --rollout, a "
+            + "DeploymentConfig's pre, mid and post hooks as its deployer runs them. Each hook gets a "
+            + "verdict that names the static rule it confirms. Asks before it runs anything.")
+        .exitCodeListHeading("%nExit codes:%n")
+        .exitCodeList(Specs.exitCodes(
+            "0:every hook ran and succeeded, and no app was SIGKILLed",
+            "1:a hook failed, was cut off or did not run, an app was SIGKILLed, or the Helm operation or "
+                + "rollout failed",
+            "2:usage error, unreadable input, nothing to run, no consent, a manifest the API server refuses, "
+                + "a cluster that cannot be reached or started, or a timeline that cannot be written",
+            "3:internal error"));
+    spec.addPositional(Specs.positional(Path.class, () -> target, v -> target = v).index("0").paramLabel("FILE|CHART")
+        .description("A manifest (YAML or JSON), or a chart directory (or its Chart.yaml), rendered with "
+            + "Helm.").build());
+    spec.addOption(Specs.option(HookChoice.class, () -> hook, v -> hook = v, "--hook").paramLabel("HOOK")
+        .description("Which container hooks to run: ${COMPLETION-CANDIDATES} (default: all).").build());
+    spec.addOption(Specs.option(String.class, () -> container, v -> container = v, "--container").paramLabel("NAME")
+        .description("Only this container (the pod's others are left out).").build());
+    spec.addOption(Specs.option(String.class, () -> resource, v -> resource = v, "--resource").paramLabel("KIND/NAME")
+        .description("Only this object, e.g. Deployment/web (default: every object with hooks).").build());
+    spec.addOption(Specs.option(Long.class, () -> gracePeriod, v -> gracePeriod = v, "--grace-period")
+        .paramLabel("SECONDS")
+        .description("Replace the pods' grace period.").build());
+    spec.addOption(Specs.option(long.class, () -> startTimeout, v -> startTimeout = v, "--start-timeout")
+        .paramLabel("SECONDS").defaultValue("30")
+        .description("How long to wait for the containers to run, postStart included (default: "
+            + "${DEFAULT-VALUE}).").build());
+    spec.addOption(Specs.map(Path.class, () -> imageRoots, v -> imageRoots = v, "--image-root").paramLabel("IMAGE=DIR")
+        .description("Run containers of IMAGE inside DIR, an unpacked image filesystem (e.g. from docker "
+            + "export), read-only, instead of the host's (repeatable; needs bubblewrap).").build());
+    spec.addOption(Specs.map(Path.class, () -> imageArchives, v -> imageArchives = v, "--image")
+        .paramLabel("IMAGE=ARCHIVE")
+        .description("Run containers of IMAGE from ARCHIVE, an image saved with docker save or podman save "
+            + "(or an OCI layout in a tar): its files, read-only, and its entrypoint, env and working "
+            + "directory (repeatable; needs bubblewrap).").build());
+    spec.addOption(Specs.option(ClusterKind.class, () -> cluster, v -> cluster = v, "--cluster")
+        .paramLabel("KIND").defaultValue("embedded")
+        .description("The cluster started for the run: embedded (an in-process mock API, fast) or envtest "
+            + "(real etcd, kube-apiserver, kube-controller-manager and kube-scheduler binaries on "
+            + "loopback, which validate and default as a cluster does; without them, the embedded one, "
+            + "said in the report) (default: ${DEFAULT-VALUE}).").build());
+    spec.addOption(Specs.option(Path.class, () -> kubeAssets, v -> kubeAssets = v, "--kube-assets").paramLabel("DIR")
+        .description("With --cluster envtest: the folder of the control-plane binaries (default: "
+            + "$KUBEBUILDER_ASSETS, then the cache scripts/kube-assets.sh builds into).").build());
+    spec.addOption(Specs.option(String.class, () -> context, v -> context = v, "--context").paramLabel("NAME")
+        .description("Run on the cluster of this kubeconfig context, in a namespace of its own that is "
+            + "deleted afterwards, instead of the embedded cluster.").build());
+    spec.addOption(Specs.option(Path.class, () -> kubeconfig, v -> kubeconfig = v, "--kubeconfig").paramLabel("FILE")
+        .description("The kubeconfig for --context (default: $KUBECONFIG, then ~/.kube/config).").build());
+    spec.addOption(Specs.option(boolean.class, () -> hold, v -> hold = v, "--hold")
+        .description("On the embedded cluster: after the report, keep its API and what still runs until "
+            + "Enter, for kubectl with the kubeconfig the run prints.").build());
+    spec.addOption(Specs.option(boolean.class, () -> yes, v -> yes = v, "--yes")
+        .description("Run without asking (for CI).").build());
+    spec.addOption(Specs.option(boolean.class, () -> unsafeNoSandbox, v -> unsafeNoSandbox = v, "--unsafe-no-sandbox")
+        .description("Where bubblewrap is missing, run the hooks as plain processes with your privileges, "
+            + "network and files instead of refusing.").build());
+    spec.addOption(Specs.option(Path.class, () -> timeline, v -> timeline = v, "--timeline").paramLabel("FILE")
+        .description("Also write the timeline as an SVG image.").build());
+    spec.addOption(Specs.option(Format.class, () -> format, v -> format = v, "-f", "--format")
+        .paramLabel("FORMAT").defaultValue("text")
+        .description("Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).").build());
+    color.addTo(spec);
+    spec.addOption(Specs.option(String.class, () -> event, v -> event = v, "--event").paramLabel("EVENT")
+        .description("Run Helm hooks instead: an operation (install, upgrade, rollback, uninstall, test: "
+            + "its pre event, the release's own objects, its post event) or one event (pre-install, "
+            + "post-upgrade, ...).").build());
+    spec.addOption(Specs.option(long.class, () -> timeout, v -> timeout = v, "--timeout")
+        .paramLabel("SECONDS").defaultValue("300")
+        .description("With --event: how long Helm waits for each hook, as helm --timeout. With --rollout: "
+            + "the most the rollout's activeDeadlineSeconds may be here, so that a hook Retry restarts "
+            + "forever ends (default: ${DEFAULT-VALUE}).").build());
+    spec.addOption(Specs.option(boolean.class, () -> rollout, v -> rollout = v, "--rollout")
+        .description("Run the next rollout of a DeploymentConfig instead: its pre, mid and post hooks with "
+            + "their failure policies (choose one with --resource when there are several).").build());
+    values.addTo(spec);
+    return Specs.withHelp(spec);
+  }
 
   @Override
   public Integer call() {

@@ -8,24 +8,28 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code --set}, {@code --set-string} and {@code --set-file} for a chart, as Helm reads them; a picocli mixin. */
+/** {@code --set}, {@code --set-string} and {@code --set-file} for a chart, as Helm reads them */
 final class SetOptions {
-  @Option(names = "--set", paramLabel = "KEY=VALUE",
-      description = "For charts: set values as helm --set does: pairs separated by commas, a.b for a nested key, "
-          + "a[0] for a list item, {x,y} for a list, null to remove a key, \\ before , . = to keep it plain; "
-          + "numbers and true/false are typed (repeatable; later ones win).")
   List<String> set = new ArrayList<>();
 
-  @Option(names = "--set-string", paramLabel = "KEY=VALUE",
-      description = "For charts: as --set, but every value is text (repeatable).")
   List<String> setString = new ArrayList<>();
 
-  @Option(names = "--set-file", paramLabel = "KEY=FILE",
-      description = "For charts: as --set, but each value is a file whose content is the value, as text "
-          + "(repeatable).")
   List<String> setFile = new ArrayList<>();
+
+  /** Adds these options to a command. */
+  void addTo(CommandSpec spec) {
+    spec.addOption(Specs.list(String.class, () -> set, v -> set = v, "--set").paramLabel("KEY=VALUE")
+        .description("For charts: set values as helm --set does: pairs separated by commas, a.b for a "
+            + "nested key, a[0] for a list item, {x,y} for a list, null to remove a key, \\ before , . = "
+            + "to keep it plain; numbers and true/false are typed (repeatable; later ones win).").build());
+    spec.addOption(Specs.list(String.class, () -> setString, v -> setString = v, "--set-string").paramLabel("KEY=VALUE")
+        .description("For charts: as --set, but every value is text (repeatable).").build());
+    spec.addOption(Specs.list(String.class, () -> setFile, v -> setFile = v, "--set-file").paramLabel("KEY=FILE")
+        .description("For charts: as --set, but each value is a file whose content is the value, as text "
+            + "(repeatable).").build());
+  }
 
   /** Whether Helm would read every argument and every --set-file file exists; if not, says why on one line. */
   boolean valid(PrintWriter err) {

@@ -4,22 +4,32 @@ import io.hooklens.core.engine.Config;
 import io.hooklens.core.engine.Targets;
 import io.hooklens.core.engine.Version;
 import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.TypeConversionException;
 
 /** The target flags; each one given replaces that target of the configuration. */
 final class TargetOptions {
-  @Option(names = "--kubernetes-version", paramLabel = "VERSION", converter = KubernetesConverter.class,
-      description = "Judge against this Kubernetes version, e.g. 1.29 (default: the configuration's, else 1.34).")
   Version kubernetes;
 
-  @Option(names = "--helm-version", paramLabel = "3|4", converter = HelmConverter.class,
-      description = "Judge Helm hooks by Helm 3 (3.18 or later) or Helm 4 (default: the configuration's, else 3).")
   Targets.Helm helm;
 
-  @Option(names = "--deployer", paramLabel = "TOOL", converter = DeployerConverter.class,
-      description = "What deploys the charts: helm, argocd or flux (default: the configuration's, else helm).")
   Targets.Deployer deployer;
+
+  /** Adds these options to a command. */
+  void addTo(CommandSpec spec) {
+    spec.addOption(Specs.option(Version.class, () -> kubernetes, v -> kubernetes = v, "--kubernetes-version")
+        .paramLabel("VERSION").converters(new KubernetesConverter())
+        .description("Judge against this Kubernetes version, e.g. 1.29 (default: the configuration's, else "
+            + "1.34).").build());
+    spec.addOption(Specs.option(Targets.Helm.class, () -> helm, v -> helm = v, "--helm-version")
+        .paramLabel("3|4").converters(new HelmConverter())
+        .description("Judge Helm hooks by Helm 3 (3.18 or later) or Helm 4 (default: the configuration's, "
+            + "else 3).").build());
+    spec.addOption(Specs.option(Targets.Deployer.class, () -> deployer, v -> deployer = v, "--deployer")
+        .paramLabel("TOOL").converters(new DeployerConverter())
+        .description("What deploys the charts: helm, argocd or flux (default: the configuration's, else "
+            + "helm).").build());
+  }
 
   Config apply(Config c) {
     // Said before any comparison: a record's first equals builds its method handles, which cost a one-file lint

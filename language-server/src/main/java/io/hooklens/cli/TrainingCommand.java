@@ -12,16 +12,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The launcher's training run for its class-data-sharing archive: what {@code lint}, its render worker and
  * {@code run} load, in one JVM, running no hook. Hidden: not a command for users.
  */
-@Command(name = "cds-training", hidden = true)
 public final class TrainingCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "EXAMPLES") Path examples;
+  /** The name that runs this command. */
+  static final String NAME = "cds-training";
+
+  Path examples;
+
+  /** This command's model. */
+  CommandSpec spec() {
+    CommandSpec spec = Specs.command(NAME, this);
+    spec.usageMessage().hidden(true);
+    spec.addPositional(Specs.positional(Path.class, () -> examples, v -> examples = v).index("0")
+        .paramLabel("EXAMPLES").build());
+    return spec;
+  }
 
   @Override
   public Integer call() throws Exception {

@@ -1,14 +1,21 @@
 package io.hooklens.cli;
 
 import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
-@Command(name = "version", mixinStandardHelpOptions = true, header = "Prints the version.")
 public final class VersionCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  /** The name that runs this command. */
+  static final String NAME = "version";
+
+  private CommandSpec spec;
+
+  /** This command's model. */
+  CommandSpec spec() {
+    spec = Specs.command(NAME, this);
+    spec.usageMessage()
+        .header("Prints the version.");
+    return Specs.withHelp(spec);
+  }
 
   @Override
   public Integer call() {

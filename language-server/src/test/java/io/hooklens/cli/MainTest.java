@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Field;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +58,46 @@ class MainTest {
     assertFalse(Main.namesChart(new String[] {"migrate", "dc", chart.toString()}));
     assertFalse(Main.namesChart(new String[] {"lint", "bad\0path", dir.resolve("missing").toString()}));
     assertFalse(Main.namesChart(new String[] {"lint"}));
+  }
+
+  @Test
+  void everyCommandPrintsTheVersion() {
+    String version = "hooklens " + HooklensCommand.version() + System.lineSeparator();
+    for (String[] command : List.of(new String[] {"-V"}, new String[] {"lint", "-V"}, new String[] {"hooks", "-V"},
+        new String[] {"run", "-V"}, new String[] {"rules", "-V"}, new String[] {"lsp", "-V"},
+        new String[] {"version", "-V"}, new String[] {"migrate", "-V"}, new String[] {"migrate", "dc", "-V"})) {
+      CliRun run = CliRun.of(command);
+      assertEquals(0, run.exit(), String.join(" ", command) + ": " + run.err());
+      assertEquals(version, run.out(), String.join(" ", command));
+    }
+  }
+
+  /** Picocli reads annotations by reflection, with a proxy class per annotation type: most of a lint's start. */
+  @Test
+  void noCommandIsModelledWithAnnotations() {
+    List<Class<?>> seen = new ArrayList<>();
+    walk(Main.commandLine(), seen);
+    assertTrue(seen.contains(LintCommand.class) && seen.contains(MigrateCommand.Dc.class), seen.toString());
+    for (Class<?> c : seen) {
+      assertEquals(List.of(), picocliAnnotations(c.getDeclaredAnnotations()), c.getName());
+      for (Field f : c.getDeclaredFields()) {
+        assertEquals(List.of(), picocliAnnotations(f.getDeclaredAnnotations()), c.getName() + "." + f.getName());
+        if (f.getType().getPackageName().equals(Main.class.getPackageName())) {
+          for (Field g : f.getType().getDeclaredFields()) {
+            assertEquals(List.of(), picocliAnnotations(g.getDeclaredAnnotations()), f.getType() + "." + g.getName());
+          }
+        }
+      }
+    }
+  }
+
+  private static void walk(CommandLine cl, List<Class<?>> seen) {
+    seen.add(cl.getCommandSpec().userObject().getClass());
+    cl.getSubcommands().values().forEach(sub -> walk(sub, seen));
+  }
+
+  private static List<Annotation> picocliAnnotations(Annotation[] annotations) {
+    return Arrays.stream(annotations).filter(a -> a.annotationType().getName().startsWith("picocli.")).toList();
   }
 
   private static List<String> names(CommandLine cl) {
