@@ -6,9 +6,11 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.snakeyaml.engine.v2.comments.CommentLine;
 import org.snakeyaml.engine.v2.comments.CommentType;
+import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -25,6 +27,9 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
 final class KeptComments {
   /** The key of a container's end comments, those after its last entry. */
   static final Object END = new Object();
+
+  /** The start of a line, where a comment that must have a line of its own is marked. */
+  private static final Optional<Mark> LINE_START = Optional.of(new Mark("output", 0, 0, 0, new int[0], 0));
 
   /** The comments of one key or item, and its path in its document for the last note. */
   private static final class Entry {
@@ -167,6 +172,8 @@ final class KeptComments {
     if (!lost.isEmpty()) {
       notes.add("comments on fields with no place in the result:" + quoted(lost, true));
     }
+    Set<Node> lifted = Collections.newSetFromMap(new IdentityHashMap<>());
+    nodes.forEach(n -> aboveDashes(n, lifted));
   }
 
   private void attach(Object object, Node node, Set<Node> seen) {
@@ -190,19 +197,48 @@ final class KeptComments {
     } else if (node instanceof SequenceNode s && object instanceof List<?> items) {
       for (int i = 0; i < s.getValue().size(); i++) {
         Node item = s.getValue().get(i);
-        // Written in block style, a mapping item has no line of its own: its comments lead its first key.
-        Node at = item instanceof MappingNode m && !m.getValue().isEmpty() ? m.getValue().get(0).getKeyNode() : null;
         for (Entry e : take(object, i)) {
-          if (at != null) {
-            at.setBlockComments(join(at.getBlockComments(), asBlock(e)));
-          } else {
-            item.setBlockComments(join(item.getBlockComments(), e.block));
+          // Only a scalar item ends on the line of its "-": a collection's inline comment becomes a line.
+          item.setBlockComments(join(item.getBlockComments(), item instanceof ScalarNode ? e.block : asBlock(e)));
+          if (item instanceof ScalarNode) {
             item.setInLineComments(join(item.getInLineComments(), e.inline));
           }
         }
         attach(items.get(i), item, seen);
       }
     }
+  }
+
+  /**
+   * Puts the comment lines that lead each list item above its {@code -}. The emitter writes an item's comments
+   * there only when they are marked at or before the column of the {@code -}; marked elsewhere, as where the
+   * input had them, or on the item's first key or item, they follow the {@code - }.
+   */
+  private static void aboveDashes(Node node, Set<Node> seen) {
+    if (!seen.add(node)) {
+      return;
+    }
+    if (node instanceof MappingNode m) {
+      m.getValue().forEach(t -> aboveDashes(t.getValueNode(), seen));
+    } else if (node instanceof SequenceNode s) {
+      for (Node item : s.getValue()) {
+        item.setBlockComments(takeLead(item).stream().map(c -> new CommentLine(LINE_START, LINE_START,
+            c.getValue(), c.getCommentType())).toList());
+        aboveDashes(item, seen);
+      }
+    }
+  }
+
+  /** Takes the comment lines written before {@code node}'s first token: its own, then its first key's or item's. */
+  private static List<CommentLine> takeLead(Node node) {
+    List<CommentLine> out = new ArrayList<>(list(node.getBlockComments()));
+    node.setBlockComments(List.of());
+    if (node instanceof MappingNode m && !m.getValue().isEmpty()) {
+      out.addAll(takeLead(m.getValue().get(0).getKeyNode()));
+    } else if (node instanceof SequenceNode s && !s.getValue().isEmpty()) {
+      out.addAll(takeLead(s.getValue().get(0)));
+    }
+    return out;
   }
 
   /** The unplaced comments of {@code key} of {@code container}, its own and those moved to it, now placed. */

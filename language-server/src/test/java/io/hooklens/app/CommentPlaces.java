@@ -50,11 +50,60 @@ public final class CommentPlaces {
       Map.entry("c-mid-command", "note: the mid hook"),
       Map.entry("c-post", "Job/shop-post-hook apiVersion"),
       Map.entry("c-post-policy", "Job/shop-post-hook spec.backoffLimit"),
+      Map.entry("c-post-container", "Job/shop-post-hook spec.template.spec.containers[0].name"),
+      Map.entry("c-post-command-item", "Job/shop-post-hook spec.template.spec.containers[0].command[0]"),
+      Map.entry("c-post-argument", "Job/shop-post-hook spec.template.spec.containers[0].command[1]"),
       Map.entry("c-template", "Deployment/shop spec.template"),
       Map.entry("c-container", "Deployment/shop spec.template.spec.containers[0].name"),
       Map.entry("c-image", "Deployment/shop spec.template.spec.containers[0].image"),
+      Map.entry("c-port", "Deployment/shop spec.template.spec.containers[0].ports[0].containerPort"),
       Map.entry("c-env", "Deployment/shop spec.template.spec.containers[0].env[0].name"),
+      Map.entry("c-env-item", "Deployment/shop spec.template.spec.containers[0].env[1].name"),
+      Map.entry("c-volume", "Deployment/shop spec.template.spec.volumes[0].name"),
       Map.entry("c-end", "Deployment/shop (end)"));
+
+  /**
+   * The lines around each list item of {@link #fixture()} with a comment, as the migration writes them: a comment
+   * line above the item, at the column of its {@code -}, and one at the end of its line after its content.
+   */
+  public static final List<String> LIST_ITEMS = List.of("""
+            containers:
+            # c-container: the only one
+            - name: shop
+      """, """
+            containers:
+            - name: shop # c-pre-container
+      """, """
+              ports:
+              # c-port
+              - containerPort: 8080
+              env:
+              - name: MODE # c-env
+                value: fast
+              # c-env-item: the log level
+              - name: LEVEL
+                value: debug
+      """, """
+            volumes:
+            # c-volume
+            - name: data
+              emptyDir: {}
+      """, """
+            containers:
+            # c-post-container
+            - name: shop
+      """, """
+              command:
+              # c-post-command-item: whom to tell
+              - /bin/notify
+              - --team # c-post-argument
+              env:
+      """);
+
+  /** {@code text} without its comments, whose migration must write the same data as {@code text}'s. */
+  public static String withoutComments(String text) {
+    return text.replaceAll("(?m)[ \t]*#.*$", "").replaceAll("(?m)^[ \t]*\n", "");
+  }
 
   private static final Pattern MARK = Pattern.compile("\\bc-[a-z-]*[a-z]");
   private static final Pattern NOTE = Pattern.compile("^# (?! {2})(.*)$");

@@ -14,6 +14,7 @@ import io.hooklens.rules.BuiltInRules;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
 
 class MigrateCommandTest {
   @TempDir
@@ -77,8 +80,42 @@ class MigrateCommandTest {
     Map<String, List<String>> expected = new TreeMap<>();
     CommentPlaces.EXPECTED.forEach((mark, place) -> expected.put(mark, List.of(place)));
     assertEquals(expected, new TreeMap<>(CommentPlaces.of(text)), text);
+    assertHas(text, CommentPlaces.LIST_ITEMS.toArray(String[]::new));
     CliRun lint = CliRun.of("lint", out.toString());
     assertEquals(0, lint.exit(), lint.out() + lint.err());
+  }
+
+  @Test
+  void aCommentOnAListItemIsALineAboveItsDashAtEveryDepthAndTheDataIsAsWithoutComments() throws Exception {
+    String dc = CommentPlaces.fixture();
+    String list = "apiVersion: v1\nkind: List\nitems:\n" + dc.indent(4).replaceFirst("    apiVersion", "  - apiVersion");
+    for (String input : List.of(dc, list)) {
+      String text = DcMigration.migrate(input).text();
+      int depth = input.equals(dc) ? 0 : 2;
+      assertHas(text, CommentPlaces.LIST_ITEMS.stream().map(part -> part.indent(depth)).toArray(String[]::new));
+      assertEquals(load(DcMigration.migrate(CommentPlaces.withoutComments(input)).text()), load(text), text);
+    }
+    assertHas(DcMigration.migrate(list).text(),
+        "items:\n# c-head: the shop, before its move\n- apiVersion: apps/v1\n",
+        "\n# c-post: tells the team\n- apiVersion: batch/v1\n");
+  }
+
+  @Test
+  void aCommentOnAListInAListIsALineAboveBothDashes() throws Exception {
+    String text = DcMigration.migrate("""
+        kind: DeploymentConfig
+        metadata: {name: api}
+        spec:
+          template:
+            spec:
+              containers:
+                - name: api
+                  matrix:
+                    # the first pair
+                    - - a
+                      - b
+        """).text();
+    assertHas(text, "    matrix:\n        # the first pair\n        - - a\n          - b\n");
   }
 
   @Test
@@ -227,6 +264,12 @@ class MigrateCommandTest {
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  private static List<Object> load(String yaml) {
+    List<Object> docs = new ArrayList<>();
+    new Load(LoadSettings.builder().build()).loadAllFromString(yaml).forEach(docs::add);
+    return docs;
   }
 
   private static void assertHas(String text, String... parts) {

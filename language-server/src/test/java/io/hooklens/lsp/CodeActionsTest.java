@@ -342,6 +342,9 @@ class CodeActionsTest {
       // The comment lines after the object stay where they were: after the last Job it becomes.
       expected.put("c-end", List.of("Job/shop-post-hook (end)"));
       assertEquals(expected, new TreeMap<>(CommentPlaces.of(applied.text())), applied.text());
+      for (String part : CommentPlaces.LIST_ITEMS) {
+        assertTrue(applied.text().contains(part), () -> part + " missing from:\n" + applied.text());
+      }
       assertCleanButHl223(applied);
     }
   }
