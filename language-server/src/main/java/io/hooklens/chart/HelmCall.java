@@ -1,7 +1,9 @@
 package io.hooklens.chart;
 
-import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.DependencyCommand;
 import com.marcnuri.helm.TemplateCommand;
+import com.marcnuri.helm.VersionCommand;
+import com.marcnuri.helm.jni.HelmLib;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,6 +15,7 @@ import java.util.List;
 final class HelmCall {
   private static final Object LOCK = new Object();
   private static SignalHandlers handlers;
+  private static HelmLib lib;
 
   static {
     // helm-java downloads the native library of a platform whose library is not on the class path;
@@ -28,7 +31,15 @@ final class HelmCall {
 
   /** Loads Helm's native library, which takes most of a first render's time. */
   static void load() throws IOException {
-    around(() -> Helm.version().call());
+    around(() -> new VersionCommand(lib()).call());
+  }
+
+  /** Helm's library, loaded on first use; only under {@link #LOCK}, as every call into it. */
+  private static HelmLib lib() throws IOException {
+    if (lib == null) {
+      lib = HelmLibrary.load();
+    }
+    return lib;
   }
 
   /**
@@ -37,7 +48,7 @@ final class HelmCall {
    * version ({@code .Capabilities.KubeVersion}, kubeVersion checks).
    */
   static ChartRenderer.Rendering render(RenderProtocol.Request r) throws IOException {
-    TemplateCommand command = new Helm(Path.of(r.chart())).template()
+    TemplateCommand command = around(() -> new TemplateCommand(lib(), Path.of(r.chart())))
         .withName(r.release())
         .withNamespace(r.namespace())
         .withKubeVersion(r.kubeVersion());
@@ -61,7 +72,10 @@ final class HelmCall {
   /** {@code helm dependency build} in a chart folder: {@link ChartRenderer.Failed} with Helm's message when it fails. */
   static ChartRenderer.Rendering buildDependencies(RenderProtocol.Request r) throws IOException {
     try {
-      around(() -> HelmLog.around(() -> new Helm(Path.of(r.chart())).dependency().build().call()));
+      around(() -> {
+        DependencyCommand dependencies = new DependencyCommand(lib(), Path.of(r.chart()));
+        return HelmLog.around(() -> dependencies.build().call());
+      });
       return new ChartRenderer.Rendered("", List.of());
     } catch (IllegalStateException e) {
       return new ChartRenderer.Failed(e.getMessage() == null ? "" : e.getMessage());
