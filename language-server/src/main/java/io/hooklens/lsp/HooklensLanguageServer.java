@@ -87,7 +87,8 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     ChartLint chartLint = new ChartLint(linter);
     LintedDiagnostics linted = new LintedDiagnostics(converter, log);
     this.charts = new ChartCheckService(store, configs, linted, chartLint, () -> client, log, diagnostics::now);
-    this.workspaceLint = new WorkspaceLintService(linter, configs, store, linted, () -> client, () -> folders, log);
+    this.workspaceLint = new WorkspaceLintService(linter, configs, store, linted, () -> client, () -> folders, log,
+        diagnostics::awaitIdle);
     diagnostics.charts(charts);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);
