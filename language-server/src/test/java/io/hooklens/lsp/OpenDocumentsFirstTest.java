@@ -11,7 +11,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import io.hooklens.TestPaths;
 import org.eclipse.lsp4j.ExecuteCommandParams;
+import org.eclipse.lsp4j.PublishDiagnosticsParams;
+import org.eclipse.lsp4j.TextDocumentContentChangeEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,5 +51,39 @@ class OpenDocumentsFirstTest {
       assertEquals(opened, order.get(0), order::toString);
       assertTrue(order.stream().skip(1).allMatch(u -> u.contains("/workspace/pod-")), order::toString);
     }
+  }
+
+  /**
+   * A chart's render, due a short while after one of its templates is opened, starts only once an edit of another
+   * open document, waiting for its debounce delay, has its diagnostics.
+   */
+  @Test
+  void aChartRenderWaitsForAnEditedDocument() throws Exception {
+    Path shop = TestPaths.chartCopy("shop", dir);
+    Path deployment = shop.resolve("templates/deployment.yaml");
+    String job = shop.resolve("templates/migrate-job.yaml").toUri().toString();
+    String edited = dir.resolve("pod.yaml").toUri().toString();
+    // Longer than the chart's own delay and its render together.
+    try (LspSession s = LspSession.start(LspSession.json("{\"hooklens\": {\"debounceMs\": 4000}}"))) {
+      s.open(edited, "yaml", SameFindingsTest.POD);
+      s.client.awaitDiagnostics(edited, 1);
+      s.change(edited, 2, new TextDocumentContentChangeEvent(SameFindingsTest.POD + "# edited\n"));
+      s.open(deployment.toUri().toString(), "helm", Files.readString(deployment));
+      s.client.awaitDiagnostics(job, p -> true);
+      List<PublishDiagnosticsParams> all = s.client.allPublications();
+      int edit = indexOf(all, p -> p.getUri().equals(edited) && Integer.valueOf(2).equals(p.getVersion()));
+      int render = indexOf(all, p -> p.getUri().equals(job));
+      assertTrue(edit >= 0 && edit < render, () -> "edit at " + edit + ", render at " + render + " in "
+          + all.stream().map(p -> p.getUri() + "#" + p.getVersion()).toList());
+    }
+  }
+
+  private static int indexOf(List<PublishDiagnosticsParams> all, Predicate<PublishDiagnosticsParams> which) {
+    for (int i = 0; i < all.size(); i++) {
+      if (which.test(all.get(i))) {
+        return i;
+      }
+    }
+    return -1;
   }
 }
