@@ -35,7 +35,8 @@ import org.eclipse.lsp4j.services.LanguageClient;
  * is unknown there); the rendered chart knows. These findings belong to the text on disk: an open document
  * shows them while its text is the saved one, and loses them on its first edit until it is saved again. Files
  * that are not open get them too, so saving {@code values.yaml} shows what it does to every template.
- * Renders run on one thread of their own, a short while after the last save, so typing never waits on Helm.
+ * Renders run on one thread of their own, a short while after the last save, so typing never waits on Helm, and
+ * start only when no open document's validation is waiting or running: what the user has open comes first.
  * A render that fails leaves none of the chart's older findings behind: its Chart.yaml gets one warning that
  * the chart could not be checked, and rules that failed on the rendered chart are named there too. Where Helm
  * does not render the chart (it cannot run here, a library chart, no values set renders), its files are linted
@@ -55,6 +56,7 @@ final class ChartCheckService {
   private final Supplier<LanguageClient> client;
   private final ClientLog log;
   private final Consumer<TextDocument> revalidate;
+  private final Runnable openDocumentsFirst;
   private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "hooklens-charts");
     t.setDaemon(true);
@@ -67,9 +69,10 @@ final class ChartCheckService {
 
   /**
    * @param revalidate checks an open document again, so that its diagnostics take the new render's in
+   * @param openDocumentsFirst returns once no open document's validation is waiting or running
    */
   ChartCheckService(DocumentStore store, ConfigService configs, LintedDiagnostics linted, ChartLint charts,
-      Supplier<LanguageClient> client, ClientLog log, Consumer<TextDocument> revalidate) {
+      Supplier<LanguageClient> client, ClientLog log, Consumer<TextDocument> revalidate, Runnable openDocumentsFirst) {
     this.store = store;
     this.configs = configs;
     this.linted = linted;
@@ -77,6 +80,7 @@ final class ChartCheckService {
     this.client = client;
     this.log = log;
     this.revalidate = revalidate;
+    this.openDocumentsFirst = openDocumentsFirst;
   }
 
   /** A file was opened or saved: if it belongs to a chart, the chart is rendered again. */
@@ -125,6 +129,7 @@ final class ChartCheckService {
   }
 
   private void render(Path chart) {
+    openDocumentsFirst.run();
     pending.remove(chart);
     try {
       show(chart, check(chart));

@@ -40,6 +40,9 @@ import org.eclipse.lsp4j.services.LanguageClient;
  * validated is deferred, and the newest deferred one runs as soon as the running one ends: bursts of
  * edits coalesce even without a debounce delay, and no worker reads a version that is already stale.
  *
+ * <p>Work on the whole workspace waits for open documents ({@link #awaitIdle}): what the user has open is what
+ * they look at first.
+ *
  * <p>A validation that fails still publishes: the findings that could be had, and one warning at the start of
  * the file saying that it was not fully checked (rules that failed are named), so that the client neither keeps
  * an older version's diagnostics nor shows a clean file. The cause goes to the logs.
@@ -63,6 +66,8 @@ final class DiagnosticsService {
   private final Set<String> running = new HashSet<>();
   /** The generation to validate when a document's running validation ends. Guarded by {@code this}. */
   private final Map<String, Long> deferred = new HashMap<>();
+  /** Validations scheduled and not yet ended, including those waiting for their delay. Guarded by {@code this}. */
+  private int outstanding;
 
   DiagnosticsService(DocumentStore store, Analyzer analyzer, ConfigService configs, DiagnosticConverter converter,
       Supplier<LanguageClient> client, ClientLog log, ScheduledExecutorService executor) {
@@ -105,8 +110,8 @@ final class DiagnosticsService {
       deferred.remove(uri);
       old = pending.remove(uri);
     }
-    if (old != null) {
-      old.cancel(false);
+    if (old != null && old.cancel(false)) {
+      ended();
     }
     analyzer.forget(uri);
     publish(new PublishDiagnosticsParams(uri, charts == null ? List.of() : charts.closed(uri)));
@@ -119,9 +124,11 @@ final class DiagnosticsService {
     newest.put(uri, generation);
     try {
       ScheduledFuture<?> task = executor.schedule(() -> validate(uri, generation), delayMs, TimeUnit.MILLISECONDS);
+      outstanding++;
       ScheduledFuture<?> old = pending.put(uri, task);
-      if (old != null) {
-        old.cancel(false);
+      // A task cancelled before it started never runs to end itself.
+      if (old != null && old.cancel(false)) {
+        ended();
       }
     } catch (RejectedExecutionException e) {
       // The server is shutting down; nothing is published any more.
@@ -134,7 +141,35 @@ final class DiagnosticsService {
     return n != null && n == generation;
   }
 
+  /**
+   * Returns once no open document's validation is waiting or running, for work on the whole workspace to go on
+   * with; at once when the thread is interrupted, its flag set again.
+   */
+  synchronized void awaitIdle() {
+    try {
+      while (outstanding > 0) {
+        wait();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private synchronized void ended() {
+    if (--outstanding == 0) {
+      notifyAll();
+    }
+  }
+
   private void validate(String uri, long generation) {
+    try {
+      validateNewest(uri, generation);
+    } finally {
+      ended();
+    }
+  }
+
+  private void validateNewest(String uri, long generation) {
     synchronized (this) {
       if (!isNewest(uri, generation)) {
         return;
@@ -151,6 +186,9 @@ final class DiagnosticsService {
       synchronized (this) {
         running.remove(uri);
         next = deferred.remove(uri);
+        if (next != null) {
+          outstanding++;
+        }
       }
       if (next != null) {
         long g = next;
@@ -158,6 +196,7 @@ final class DiagnosticsService {
           executor.execute(() -> validate(uri, g));
         } catch (RejectedExecutionException e) {
           // The server is shutting down; nothing is published any more.
+          ended();
         }
       }
     }

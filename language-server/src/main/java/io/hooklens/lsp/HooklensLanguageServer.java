@@ -86,8 +86,10 @@ public final class HooklensLanguageServer implements LanguageServer, LanguageCli
     this.diagnostics = new DiagnosticsService(store, analyzer, configs, converter, () -> client, log, executor);
     ChartLint chartLint = new ChartLint(linter);
     LintedDiagnostics linted = new LintedDiagnostics(converter, log);
-    this.charts = new ChartCheckService(store, configs, linted, chartLint, () -> client, log, diagnostics::now);
-    this.workspaceLint = new WorkspaceLintService(linter, configs, store, linted, () -> client, () -> folders, log);
+    this.charts = new ChartCheckService(store, configs, linted, chartLint, () -> client, log, diagnostics::now,
+        diagnostics::awaitIdle);
+    this.workspaceLint = new WorkspaceLintService(linter, configs, store, linted, () -> client, () -> folders, log,
+        diagnostics::awaitIdle);
     diagnostics.charts(charts);
     CodeActionsService codeActions = new CodeActionsService(analyzer, configs, this::documentChanges);
     this.assist = new HookAssist(store, analyzer, configs, log);

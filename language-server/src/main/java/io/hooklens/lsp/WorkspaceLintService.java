@@ -30,6 +30,10 @@ import org.eclipse.lsp4j.services.LanguageClient;
  * ({@link Lint}: the same walk, configuration files, excludes and chart renders), the editor's settings on top of
  * each configuration as for open documents, and publishes each file's diagnostics as it is linted. Open documents
  * keep their live diagnostics, which belong to their text in the editor. Answers with what it linted.
+ *
+ * <p>Open documents come first: the lint starts, and goes on to each next file, only when no open document's
+ * validation is waiting or running, so that a document opened meanwhile gets its diagnostics as soon as if no lint
+ * ran, on a machine with few cores too.
  */
 final class WorkspaceLintService {
   static final String LINT_WORKSPACE = "hooklens.lintWorkspace";
@@ -41,6 +45,7 @@ final class WorkspaceLintService {
   private final Supplier<LanguageClient> client;
   private final Supplier<List<Path>> folders;
   private final ClientLog log;
+  private final Runnable openDocumentsFirst;
   private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "hooklens-workspace-lint");
     t.setDaemon(true);
@@ -48,7 +53,7 @@ final class WorkspaceLintService {
   });
 
   WorkspaceLintService(Linter linter, ConfigService configs, DocumentStore store, LintedDiagnostics diagnostics,
-      Supplier<LanguageClient> client, Supplier<List<Path>> folders, ClientLog log) {
+      Supplier<LanguageClient> client, Supplier<List<Path>> folders, ClientLog log, Runnable openDocumentsFirst) {
     this.linter = linter;
     this.configs = configs;
     this.store = store;
@@ -56,6 +61,7 @@ final class WorkspaceLintService {
     this.client = client;
     this.folders = folders;
     this.log = log;
+    this.openDocumentsFirst = openDocumentsFirst;
   }
 
   /** Lints every workspace folder on a thread of its own; one lint at a time, in the order asked. */
@@ -81,6 +87,7 @@ final class WorkspaceLintService {
     Settings settings = configs.settings();
     Lint lint = new Lint(linter, new ConfigResolver(registry, null),
         new Lint.Options(c -> ConfigService.merge(c, settings, registry), ChartLint.Values.NONE, false), publisher);
+    openDocumentsFirst.run();
     try {
       for (Path root : roots) {
         lint.path(root);
@@ -114,6 +121,8 @@ final class WorkspaceLintService {
 
     @Override
     public void file(LintedFile f) {
+      // The lint reads the next file only once this returns.
+      openDocumentsFirst.run();
       Path path = f.path();
       String uri = path.toUri().toString();
       String text;

@@ -128,6 +128,11 @@ final class RecordingClient implements LanguageClient {
     return diagnostics.stream().filter(p -> p.getUri().equals(uri)).toList();
   }
 
+  /** Every publication so far, in the order received. */
+  synchronized List<PublishDiagnosticsParams> allPublications() {
+    return List.copyOf(diagnostics);
+  }
+
   /** The last publication for each URI so far. */
   synchronized Map<String, PublishDiagnosticsParams> lastPublications() {
     Map<String, PublishDiagnosticsParams> last = new LinkedHashMap<>();

@@ -35,7 +35,7 @@ import picocli.CommandLine;
  */
 class SameFindingsTest {
   /** A pod whose preStop outlasts its grace period (HL401). */
-  private static final String POD = """
+  static final String POD = """
       apiVersion: v1
       kind: Pod
       metadata:
