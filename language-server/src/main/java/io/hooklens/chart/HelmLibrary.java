@@ -61,16 +61,19 @@ final class HelmLibrary {
     return Native.load(file.toString(), HelmLib.class);
   }
 
-  /** The cache folder: {@code HOOKLENS_CACHE}, else {@code $XDG_CACHE_HOME/hooklens}, else ~/.cache/hooklens. */
+  /**
+   * The cache folder, {@code helm-library} in {@code HOOKLENS_CACHE}, else in {@code $XDG_CACHE_HOME/hooklens},
+   * else in ~/.cache/hooklens.
+   */
   static Path folder(Map<String, String> environment) {
     String own = environment.get("HOOKLENS_CACHE");
     if (own != null && !own.isBlank()) {
-      return Path.of(own, "helm");
+      return Path.of(own, "helm-library");
     }
     String xdg = environment.get("XDG_CACHE_HOME");
     Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg)
         : Path.of(environment.getOrDefault("HOME", System.getProperty("user.home")), ".cache");
-    return base.resolve("hooklens").resolve("helm");
+    return base.resolve("hooklens").resolve("helm-library");
   }
 
   /**

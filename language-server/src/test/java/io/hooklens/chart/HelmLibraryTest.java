@@ -100,9 +100,11 @@ class HelmLibraryTest {
 
   @Test
   void theFolderIsHooklensCacheThenTheXdgCacheThenHome() {
-    assertEquals(Path.of("/c/helm"), HelmLibrary.folder(Map.of("HOOKLENS_CACHE", "/c", "XDG_CACHE_HOME", "/x")));
-    assertEquals(Path.of("/x/hooklens/helm"), HelmLibrary.folder(Map.of("XDG_CACHE_HOME", "/x", "HOME", "/h")));
-    assertEquals(Path.of("/h/.cache/hooklens/helm"), HelmLibrary.folder(Map.of("HOME", "/h", "HOOKLENS_CACHE", "")));
+    assertEquals(Path.of("/c/helm-library"),
+        HelmLibrary.folder(Map.of("HOOKLENS_CACHE", "/c", "XDG_CACHE_HOME", "/x")));
+    assertEquals(Path.of("/x/hooklens/helm-library"), HelmLibrary.folder(Map.of("XDG_CACHE_HOME", "/x", "HOME", "/h")));
+    assertEquals(Path.of("/h/.cache/hooklens/helm-library"),
+        HelmLibrary.folder(Map.of("HOME", "/h", "HOOKLENS_CACHE", "")));
   }
 
   private URL jar(String name, byte[] bytes) throws IOException {
