@@ -33,6 +33,11 @@ public final class RenderWorker {
    * @param args the worker's own temporary directory (its {@code java.io.tmpdir}), removed when it ends
    */
   public static void main(String[] args) throws Exception {
+    // Before JNA's first use: Helm's library loads by its path and libc from the process itself, so JNA's search
+    // of the system's library folders, which starts ldconfig in every worker, would find nothing needed.
+    if (System.getProperty("jna.platform.library.path") == null) {
+      System.setProperty("jna.platform.library.path", "");
+    }
     Path dir = Path.of(args[0]);
     OutputStream protocol = takeStandardOutput();
     DataOutputStream out = new DataOutputStream(new BufferedOutputStream(protocol, 1 << 16));
